@@ -1,0 +1,1 @@
+"""Throughput, soak and tournament commands (`python -m benchmarks.<name>`)."""

@@ -1,0 +1,59 @@
+"""Timing loops shared by the benchmark commands."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+import numpy as np
+
+from envs.core.sampling import sample_actions
+
+
+def timed(run: Callable[[], int], seconds: float) -> float:
+    """Call ``run`` (which returns the env-steps it made) until ``seconds`` pass; steps/s."""
+    run()  # warm-up: imports, caches, first allocations
+    steps, start = 0, time.perf_counter()
+    while (elapsed := time.perf_counter() - start) < seconds:
+        steps += run()
+    return steps / elapsed
+
+
+def aec_episode_runner(env, seed: int = 0) -> Callable[[], int]:
+    """One random episode of a PettingZoo AEC env per call (masked uniform actions)."""
+    generator = np.random.default_rng(seed)
+    episode = [seed]
+
+    def run() -> int:
+        env.reset(seed=episode[0])
+        episode[0] += 1
+        steps = 0
+        for _agent in env.agent_iter():
+            obs, _, termination, truncation, info = env.last()
+            if termination or truncation:
+                env.step(None)
+                continue
+            mask = obs["action_mask"] if isinstance(obs, dict) else info.get("action_mask")
+            legal = np.flatnonzero(mask)
+            env.step(int(legal[int(generator.random() * len(legal))]))
+            steps += 1
+        return steps
+
+    return run
+
+
+def vec_runner(vec, seed: int = 0, chunk: int = 16) -> Callable[[], int]:
+    """``chunk`` batched steps of an auto-resetting ``VecGameEnv`` per call.
+
+    Each step includes the acting seat's observation and legal mask of every row.
+    """
+    generator = np.random.default_rng(seed)
+    _, info = vec.reset(seed=seed)
+    holder = [info]
+
+    def run() -> int:
+        for _ in range(chunk):
+            _, _, _, _, holder[0] = vec.step(sample_actions(holder[0]["action_mask"], generator))
+        return chunk * vec.num_envs
+
+    return run

@@ -1,0 +1,178 @@
+"""Env-steps per second of every registered game, beside PettingZoo and OpenSpiel games.
+
+    python -m benchmarks.throughput [--envs cairo] [--batch-sizes 1,64,1024] [--seconds 2]
+                                    [--out benchmarks/results]
+
+Each game is measured at B = 1 through the PettingZoo AEC env and at every batch size through
+``make_game`` (via the auto-resetting vector env: every step includes the acting seat's
+observation and legal mask). PettingZoo's ``connect_four_v3`` AEC env (and OpenSpiel's
+``hearts`` with information-state tensors, where ``pyspiel`` is installed) run in the same process
+with the same masked-uniform random actions, and every figure is also given as a ratio to
+``connect_four_v3``. One core: BLAS threads are pinned to 1 before NumPy loads.
+"""
+
+from __future__ import annotations
+
+import os
+
+for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")
+
+import argparse  # noqa: E402
+import csv  # noqa: E402
+import dataclasses  # noqa: E402
+import platform  # noqa: E402
+from collections.abc import Callable  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+import numpy as np  # noqa: E402
+from tqdm import tqdm  # noqa: E402
+
+import envs  # noqa: E402
+from benchmarks._measure import aec_episode_runner, timed, vec_runner  # noqa: E402
+
+REFERENCE = "pettingzoo connect_four_v3"
+
+
+@dataclasses.dataclass
+class Result:
+    system: str
+    env: str
+    players: int
+    mode: str
+    batch: int
+    steps_per_s: float
+
+    @property
+    def us_per_row_step(self) -> float:
+        return 1e6 / self.steps_per_s
+
+
+def _connect_four() -> Callable[[], int]:
+    from pettingzoo.classic import connect_four_v3
+
+    return aec_episode_runner(connect_four_v3.env())
+
+
+def _openspiel_hearts() -> Callable[[], int]:
+    import pyspiel
+
+    game = pyspiel.load_game("hearts")
+    generator = np.random.default_rng(0)
+
+    def run() -> int:
+        state, steps = game.new_initial_state(), 0
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(outcomes[generator.choice(len(outcomes), p=probs)])
+                continue
+            state.information_state_tensor(state.current_player())
+            legal = state.legal_actions()
+            state.apply_action(legal[int(generator.random() * len(legal))])
+            steps += 1
+        return steps
+
+    return run
+
+
+def baselines(seconds: float) -> list[Result]:
+    """The reference games; one that cannot be imported is skipped with a note."""
+    results = []
+    for system, env_name, players, factory in (
+        ("pettingzoo", "connect_four_v3", 2, _connect_four),
+        ("openspiel", "hearts", 4, _openspiel_hearts),
+    ):
+        try:
+            runner = factory()
+        except ImportError as err:
+            print(f"skipping {system} {env_name}: {err}")
+            continue
+        results.append(Result(system, env_name, players, "AEC" if system == "pettingzoo"
+                              else "python", 1, timed(runner, seconds)))
+    return results
+
+
+def measure_game(env_id: str, players: int, batch_sizes: list[int], seconds: float,
+                 progress: tqdm) -> list[Result]:
+    results = []
+    progress.set_postfix_str(f"{env_id} {players}p AEC")
+    env = envs.make_env(env_id, players)
+    results.append(Result("tradewinds", env_id, players, "AEC", 1,
+                          timed(aec_episode_runner(env), seconds)))
+    progress.update()
+    for batch in batch_sizes:
+        progress.set_postfix_str(f"{env_id} {players}p B={batch}")
+        vec = envs.make_vec(env_id, num_envs=batch, num_players=players, seed=0)
+        chunk = max(1, 4096 // batch)
+        results.append(Result("tradewinds", env_id, players, "make_game", batch,
+                              timed(vec_runner(vec, chunk=min(chunk, 64)), seconds)))
+        progress.update()
+    return results
+
+
+def to_markdown(results: list[Result], reference: float | None) -> str:
+    lines = [
+        "| system | env | players | mode | B | env-steps/s | µs per row-step | × connect_four |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for r in results:
+        ratio = f"{r.steps_per_s / reference:.2f}" if reference else "n/a"
+        lines.append(f"| {r.system} | {r.env} | {r.players} | {r.mode} | {r.batch} | "
+                     f"{r.steps_per_s:,.0f} | {r.us_per_row_step:.2f} | {ratio} |")
+    return "\n".join(lines)
+
+
+def write(results: list[Result], reference: float | None, out: Path) -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    header = (f"# Throughput\n\nOne process, one core ({platform.processor() or platform.machine()}"
+              f", Python {platform.python_version()}, NumPy {np.__version__}); random legal "
+              "actions; each step includes the acting seat's observation and mask.\n\n")
+    (out / "throughput.md").write_text(header + to_markdown(results, reference) + "\n")
+    with open(out / "throughput.csv", "w", newline="") as f:
+        writer = csv.writer(f)
+        writer.writerow(["system", "env", "players", "mode", "batch", "steps_per_s",
+                         "us_per_row_step", "ratio_to_connect_four"])
+        for r in results:
+            writer.writerow([r.system, r.env, r.players, r.mode, r.batch, f"{r.steps_per_s:.1f}",
+                             f"{r.us_per_row_step:.3f}",
+                             f"{r.steps_per_s / reference:.3f}" if reference else ""])
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--envs", default=",".join(envs.list_envs()),
+                        help="comma-separated env ids (default: every registered env)")
+    parser.add_argument("--players", default="",
+                        help="comma-separated player counts (default: every supported count)")
+    parser.add_argument("--batch-sizes", default="1,64,1024",
+                        help="batch sizes through make_game (default: 1,64,1024)")
+    parser.add_argument("--seconds", type=float, default=2.0,
+                        help="time spent on each measurement (default: 2)")
+    parser.add_argument("--out", type=Path, default=None,
+                        help="folder for throughput.md and throughput.csv (default: print only)")
+    args = parser.parse_args(argv)
+
+    env_ids = [e for e in args.envs.split(",") if e]
+    for env_id in env_ids:
+        envs.game_class(env_id)  # an unknown id fails here, before any measuring
+    batch_sizes = [int(b) for b in args.batch_sizes.split(",") if b]
+    wanted = {int(p) for p in args.players.split(",") if p}
+    cases = [(e, p) for e in env_ids for p in envs.game_class(e).PLAYER_COUNTS
+             if not wanted or p in wanted]
+
+    results = baselines(args.seconds)
+    reference = next((r.steps_per_s for r in results
+                      if f"{r.system} {r.env}" == REFERENCE), None)
+    with tqdm(total=len(cases) * (1 + len(batch_sizes)), desc="throughput") as progress:
+        for env_id, players in cases:
+            results += measure_game(env_id, players, batch_sizes, args.seconds, progress)
+    print(to_markdown(results, reference))
+    if args.out is not None:
+        write(results, reference, args.out)
+        print(f"wrote {args.out / 'throughput.md'} and {args.out / 'throughput.csv'}")
+
+
+if __name__ == "__main__":
+    main()

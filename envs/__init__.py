@@ -1,0 +1,42 @@
+"""Tradewinds: batched NumPy trading board games behind PettingZoo.
+
+    import envs
+    envs.list_envs()                              # ['cairo', ...]
+    game = envs.make_game("cairo", num_players=3) # the batched rules object
+    env = envs.make_env("cairo", num_players=3)   # a PettingZoo AEC env (batch of one)
+    vec = envs.make_vec("cairo", num_envs=64, num_players=3, seed=0)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from envs.core.errors import IllegalActionError
+from envs.core.registry import game_class, list_envs, make_game, register
+
+
+def make_env(env_id: str, num_players: int | None = None, render_mode: str | None = None,
+             **options: Any):
+    """A PettingZoo AEC environment of ``env_id`` (the batched game at batch size 1)."""
+    from envs.core.aec import TradewindsAECEnv
+
+    return TradewindsAECEnv(make_game(env_id, num_players, **options), render_mode=render_mode)
+
+
+def make_vec(env_id: str, num_envs: int, num_players: int | None = None, seed: int = 0,
+             **options: Any):
+    """``num_envs`` games stepped at once, finished games reset automatically."""
+    from envs.core.vec import VecGameEnv
+
+    return VecGameEnv(make_game(env_id, num_players, **options), num_envs=num_envs, seed=seed)
+
+
+__all__ = [
+    "IllegalActionError",
+    "game_class",
+    "list_envs",
+    "make_env",
+    "make_game",
+    "make_vec",
+    "register",
+]

@@ -1,0 +1,114 @@
+"""The PettingZoo AEC adapter: any registered game at batch size 1.
+
+It holds no rules: every decision goes through the batched ``Game`` with B = 1. Seeds:
+``reset(seed=s)`` starts the game seeded ``s``; a later ``reset()`` without a seed continues
+the stream (``s + 1``, ``s + 2``, ...), so a sequence of resets is reproducible.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from envs.core.game import Game
+
+
+class TradewindsAECEnv(AECEnv):
+    """``pettingzoo.AECEnv`` over one game of a batched ``Game``.
+
+    Observations are ``{"observation": float32, "action_mask": int8}``; the mask is all zeros
+    for agents that are not to act. ``infos[agent]["scores"]`` holds the game's own scores
+    once the game ends (by its rules or by the safety cap, reported as truncation).
+    """
+
+    def __init__(self, game: Game, render_mode: str | None = None):
+        super().__init__()
+        if render_mode not in (None, "human", "ansi"):
+            raise ValueError(f"unknown render_mode {render_mode!r}; valid: None, 'human', 'ansi'")
+        self.game = game
+        self.render_mode = render_mode
+        self.metadata = {
+            "render_modes": ["human", "ansi"],
+            "name": f"{game.ENV_ID}_v{game.VERSION}",
+            "is_parallelizable": False,
+        }
+        self.possible_agents = [f"player_{i}" for i in range(game.num_players)]
+        self._seat = {agent: i for i, agent in enumerate(self.possible_agents)}
+        obs_space = spaces.Dict(
+            {
+                "observation": spaces.Box(
+                    game.observation_low, game.observation_high, dtype=np.float32
+                ),
+                "action_mask": spaces.Box(0, 1, (game.num_actions,), dtype=np.int8),
+            }
+        )
+        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(game.num_actions) for a in self.possible_agents}
+        self._next_seed = 0
+        self.state = None
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if seed is not None:
+            self._next_seed = int(seed)
+        self.state = self.game.init(1, seed=self._next_seed)
+        self._next_seed += 1
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {a: {} for a in self.agents}
+        self.agent_selection = self.possible_agents[int(self.state.current_player[0])]
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        seat = self._seat[agent]
+        obs = self.game.observe(self.state, seat)[0]
+        mask = np.zeros(self.game.num_actions, dtype=np.int8)
+        if agent == self.agent_selection and not self.state.done[0]:
+            mask[:] = self.game.legal_action_mask(self.state)[0]
+        return {"observation": obs, "action_mask": mask}
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        if action is None:
+            raise ValueError(f"{agent} is to act: step(None) is only for finished agents")
+        self.game.step(self.state, np.asarray([action]))
+        self._cumulative_rewards[agent] = 0.0
+        step_rewards = self.state.rewards[0]
+        self.rewards = {a: float(step_rewards[self._seat[a]]) for a in self.agents}
+        if self.state.done[0]:
+            ended_by_rules = bool(self.state.terminated[0])
+            scores = self.game.scores(self.state)[0]
+            for a in self.agents:
+                self.terminations[a] = ended_by_rules
+                self.truncations[a] = not ended_by_rules
+                self.infos[a] = {"scores": scores.copy()}
+        else:
+            self.agent_selection = self.possible_agents[int(self.state.current_player[0])]
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            return None
+        text = self.game.render(self.state, 0)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass

@@ -1,0 +1,21 @@
+"""Vectorised uniform sampling of legal actions from a batch of masks."""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def sample_actions(mask: np.ndarray, generator: np.random.Generator) -> np.ndarray:
+    """One action per row, uniform over the row's True entries.
+
+    Args:
+        mask: (B, A) bool legal-action mask.
+        generator: NumPy generator the draws come from.
+
+    Returns:
+        (B,) int64; 0 for a row with no legal action (a finished game ignores it).
+    """
+    counts = mask.sum(axis=1)
+    pick = (generator.random(mask.shape[0]) * counts).astype(np.int64)
+    chosen = np.argmax(np.cumsum(mask, axis=1) > pick[:, None], axis=1)
+    return np.where(counts > 0, chosen, 0)

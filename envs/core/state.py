@@ -1,0 +1,64 @@
+"""The batched-state base: a dataclass of arrays that all share a leading batch axis B."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Self
+
+import numpy as np
+
+
+@dataclasses.dataclass
+class BatchState:
+    """Fields every game's state has; games subclass it and add their own arrays.
+
+    Every field is a NumPy array whose first axis is the batch, so ``copy``, ``take`` and
+    ``put`` work on any subclass without knowing its fields.
+    """
+
+    current_player: np.ndarray  # (B,) int32, seat to act; -1 where the game is over
+    terminated: np.ndarray  # (B,) bool, the game ended by its rules
+    truncated: np.ndarray  # (B,) bool, the game hit the safety cap on its length
+    rewards: np.ndarray  # (B, P) float32, rewards from the last step
+    rng: np.ndarray  # (B, 2) uint64, per-row random key and counter (envs.core.rng)
+
+    @property
+    def batch_size(self) -> int:
+        return int(self.current_player.shape[0])
+
+    @property
+    def done(self) -> np.ndarray:
+        """(B,) bool: terminated or truncated."""
+        return self.terminated | self.truncated
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+
+    def copy(self) -> Self:
+        """A deep copy (every array copied)."""
+        return type(self)(**{k: v.copy() for k, v in self.arrays().items()})
+
+    def take(self, index: np.ndarray | int) -> Self:
+        """A new state holding the selected rows (boolean selector, indices or one int)."""
+        index = np.atleast_1d(np.asarray(index))
+        return type(self)(**{k: v[index].copy() for k, v in self.arrays().items()})
+
+    def put(self, rows: np.ndarray, other: Self) -> None:
+        """Overwrite the selected rows, in order, with the rows of ``other`` (in place)."""
+        for name, value in self.arrays().items():
+            value[rows] = getattr(other, name)
+
+    @classmethod
+    def concat(cls, states: list[Self]) -> Self:
+        """Stack states along the batch axis."""
+        names = [f.name for f in dataclasses.fields(states[0])]
+        return type(states[0])(
+            **{n: np.concatenate([getattr(s, n) for s in states]) for n in names}
+        )
+
+    def equals(self, other: BatchState) -> bool:
+        """True when both states have the same type and identical arrays."""
+        if type(self) is not type(other):
+            return False
+        theirs = other.arrays()
+        return all(np.array_equal(v, theirs[k]) for k, v in self.arrays().items())

@@ -1,0 +1,107 @@
+"""The vector adapter: B games stepped at once, finished games reset automatically.
+
+Depends only on NumPy and gymnasium (for the space objects). Each call returns the acting
+seat's observation and mask per row; rewards come for every seat. When a row's game ends,
+its last observation of every seat and its scores go into ``infos`` and the row restarts on
+the same step ("same-step" auto-reset). Row i's k-th game (k = 0, 1, ...) is seeded
+``seed + i + k * num_envs``, so every game of a run has its own seed and the run is
+reproducible.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+
+from envs.core.game import Game
+from envs.core.state import BatchState
+
+
+class VecGameEnv:
+    """Batched, auto-resetting multi-player environment over a ``Game``.
+
+    Attributes:
+        num_envs: B, games stepped together.
+        num_players: P.
+        single_observation_space: Box of one seat's observation.
+        single_action_space: Discrete(A).
+        state: the live batched state (for agents that read it, e.g. scripted baselines).
+    """
+
+    def __init__(self, game: Game, num_envs: int, seed: int = 0):
+        if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)):
+            raise ValueError(f"num_envs must be a positive int, got {num_envs!r}")
+        if num_envs < 1:
+            raise ValueError(f"num_envs must be a positive int, got {num_envs}")
+        self.game = game
+        self.num_envs = int(num_envs)
+        self.num_players = game.num_players
+        self.single_observation_space = spaces.Box(
+            game.observation_low, game.observation_high, dtype=np.float32
+        )
+        self.single_action_space = spaces.Discrete(game.num_actions)
+        self._seed = int(seed)
+        self._episodes = np.zeros(self.num_envs, dtype=np.int64)
+        self.state: BatchState | None = None
+
+    def _row_seeds(self, rows: np.ndarray) -> np.ndarray:
+        return self._seed + rows + self._episodes[rows] * self.num_envs
+
+    def reset(self, seed: int | None = None) -> tuple[np.ndarray, dict[str, Any]]:
+        """Start every row afresh; returns the acting seats' observations and infos."""
+        if seed is not None:
+            self._seed = int(seed)
+        self._episodes[:] = 0
+        self.state = self.game.init_rows(self._row_seeds(np.arange(self.num_envs)))
+        return self._observe(), self._infos()
+
+    def step(
+        self, actions: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """Apply one action per row.
+
+        Returns:
+            obs: (B, *obs_shape) float32, the acting seat's observation (of the new game
+                where a row was reset).
+            rewards: (B, P) float32, every seat's reward for this step.
+            terminated, truncated: (B,) bool, the game of that row ended on this step.
+            infos: ``action_mask`` (B, A) bool and ``current_player`` (B,) of the returned
+                observation; ``final_observation`` (B, P, *obs_shape) and ``final_scores``
+                (B, P) filled for rows that ended (zeros elsewhere).
+        """
+        if self.state is None:
+            raise RuntimeError("call reset() before step()")
+        state = self.game.step(self.state, actions)
+        rewards = state.rewards.copy()
+        terminated, truncated = state.terminated.copy(), state.truncated.copy()
+        done = terminated | truncated
+        final_obs = np.zeros((self.num_envs, self.num_players, *self.game.observation_shape),
+                             dtype=np.float32)
+        final_scores = np.zeros((self.num_envs, self.num_players), dtype=np.float64)
+        if done.any():
+            rows = np.flatnonzero(done)
+            ended = state.take(rows)
+            for seat in range(self.num_players):
+                final_obs[rows, seat] = self.game.observe(ended, seat)
+            final_scores[rows] = self.game.scores(ended)
+            self._episodes[rows] += 1
+            state.put(rows, self.game.init_rows(self._row_seeds(rows)))
+            self.game.invalidate(state)
+        infos = self._infos()
+        infos["final_observation"] = final_obs
+        infos["final_scores"] = final_scores
+        return self._observe(), rewards, terminated, truncated, infos
+
+    def _observe(self) -> np.ndarray:
+        return self.game.observe(self.state, self.state.current_player)
+
+    def _infos(self) -> dict[str, Any]:
+        return {
+            "action_mask": self.game.legal_action_mask(self.state),
+            "current_player": self.state.current_player.copy(),
+        }
+
+    def render(self, index: int = 0) -> str:
+        return self.game.render(self.state, index)

@@ -1,0 +1,80 @@
+"""Bad input gets a precise error and leaves the state unchanged."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from conftest import ENV_CASES, ENV_IDS
+
+import envs
+
+
+def test_unknown_env_id_names_the_valid_ones():
+    with pytest.raises(ValueError, match=r"unknown env id 'chess'.*valid: .*toy"):
+        envs.make_game("chess")
+    with pytest.raises(ValueError, match="unknown env id"):
+        envs.make_env("chess")
+    with pytest.raises(ValueError, match="unknown env id"):
+        envs.make_vec("chess", num_envs=2)
+
+
+def test_bad_player_count_names_the_valid_ones():
+    with pytest.raises(ValueError, match=r"unsupported num_players=7; valid: 2, 3"):
+        envs.make_game("toy", num_players=7)
+    with pytest.raises(ValueError, match="must be an int"):
+        envs.make_game("toy", num_players="3")
+
+
+def test_unknown_or_mistyped_option_is_rejected():
+    with pytest.raises(ValueError, match=r"unknown option\(s\) \['speed'\].*max_turns=100"):
+        envs.make_game("toy", 2, speed=3)
+    with pytest.raises(ValueError, match="option max_turns must be int"):
+        envs.make_game("toy", 2, max_turns="many")
+    assert envs.make_game("toy", 2, max_turns=5).options == {"max_turns": 5}
+
+
+def test_bad_batch_size_and_seed():
+    game = envs.make_game("toy", 2)
+    for bad in (0, -3, 2.5):
+        with pytest.raises(ValueError, match="batch_size"):
+            game.init(bad)
+    with pytest.raises(ValueError, match="seed"):
+        game.init(2, seed="x")
+    with pytest.raises(ValueError, match="num_envs"):
+        envs.make_vec("toy", num_envs=0)
+
+
+@pytest.mark.parametrize(("env_id", "num_players"), ENV_CASES, ids=ENV_IDS)
+def test_bad_actions_raise_with_nothing_changed(env_id, num_players):
+    game = envs.make_game(env_id, num_players)
+    state = game.init(3, seed=0)
+    mask = game.legal_action_mask(state)
+    legal = mask.argmax(axis=1)
+    illegal_in_row_1 = legal.copy()
+    illegal_in_row_1[1] = np.flatnonzero(~mask[1])[0]
+    snapshot = state.copy()
+    cases = {
+        "illegal": (illegal_in_row_1, envs.IllegalActionError, "row 1: action .* is illegal"),
+        "negative": (np.where(np.arange(3) == 2, -1, legal), envs.IllegalActionError,
+                     r"row 2: .*out of range"),
+        "too large": (np.full(3, game.num_actions), envs.IllegalActionError, "out of range"),
+        "wrong shape": (legal[:2], ValueError, r"shape \(3,\)"),
+        "not integer": (legal + 0.5, ValueError, "integers"),
+    }
+    for name, (actions, error, pattern) in cases.items():
+        with pytest.raises(error, match=pattern):
+            game.step(state, actions)
+        assert state.equals(snapshot), f"{name}: the state changed"
+    game.step(state, legal)  # the legal batch still goes through afterwards
+    assert not state.equals(snapshot)
+
+
+def test_illegal_action_message_names_game_decision_and_choices():
+    game = envs.make_game("toy", 2)
+    state = game.init(1, seed=0)
+    bad = int(np.flatnonzero(~game.legal_action_mask(state)[0])[0])
+    with pytest.raises(envs.IllegalActionError) as err:
+        game.step(state, np.array([bad]))
+    text = str(err.value)
+    assert text.startswith("toy: row 0:") and "decision 'PLAY'" in text and "legal: [" in text
+    assert isinstance(err.value, ValueError)

@@ -1,0 +1,164 @@
+"""Conformance of every registered game x player count with the batched-game contract.
+
+A game is covered here the moment it registers; nothing in this file names a game.
+"""
+
+from __future__ import annotations
+
+import pickle
+
+import numpy as np
+import pytest
+from conftest import ENV_CASES, ENV_IDS
+from harness import random_play
+
+import envs
+from envs.core.sampling import sample_actions
+
+pytestmark = pytest.mark.parametrize(("env_id", "num_players"), ENV_CASES, ids=ENV_IDS)
+
+BATCH = 16
+
+
+def test_shapes_dtypes_and_bounds(env_id, num_players):
+    game = envs.make_game(env_id, num_players)
+    state = game.init(BATCH, seed=3)
+    assert 0 < game.num_actions < 1000
+    assert state.current_player.shape == (BATCH,)
+    assert np.issubdtype(state.current_player.dtype, np.integer)
+    assert state.terminated.dtype == bool and state.truncated.dtype == bool
+    assert state.rewards.shape == (BATCH, num_players) and state.rewards.dtype == np.float32
+    mask = game.legal_action_mask(state)
+    assert mask.shape == (BATCH, game.num_actions) and mask.dtype == bool
+    assert np.isfinite(game.observation_low).all() and np.isfinite(game.observation_high).all()
+    for seat in range(num_players):
+        obs = game.observe(state, seat)
+        assert obs.shape == (BATCH, *game.observation_shape) and obs.dtype == np.float32
+    assert game.scores(state).shape == (BATCH, num_players)
+    assert isinstance(game.render(state, 0), str) and game.render(state, BATCH - 1)
+
+
+def test_random_play_keeps_the_contract(env_id, num_players):
+    """Masks, bounds, rewards and finished rows, checked after every step of random play."""
+    game = envs.make_game(env_id, num_players)
+    low, high = game.observation_low, game.observation_high
+    ended_games = 0
+    for before, _, after in random_play(game, BATCH, seed=11):
+        live = ~after.done
+        mask = game.legal_action_mask(after)
+        assert mask[live].any(axis=1).all(), "a live row has no legal action"
+        assert not mask[~live].any(), "a finished row has a legal action"
+        assert (after.current_player[live] >= 0).all()
+        assert (after.current_player[~live] == -1).all()
+        for seat in range(num_players):
+            obs = game.observe(after, seat)
+            assert np.isfinite(obs).all()
+            assert (obs >= low).all() and (obs <= high).all(), "observation out of bounds"
+        ended = after.done & ~before.done
+        assert not after.rewards[~ended].any(), "a reward outside the last step of a game"
+        if ended.any():
+            ended_games += int(ended.sum())
+            rewards = after.rewards[ended]
+            assert np.allclose(rewards.sum(axis=1), 0, atol=1e-6), "rewards not zero-sum"
+            assert (np.abs(rewards) <= 1 + 1e-6).all()
+        # Rows that were already over ignore their action: nothing but rewards changes.
+        over = np.flatnonzero(before.done)
+        if over.size:
+            stayed, now = before.take(over), after.take(over)
+            now.rewards[:] = stayed.rewards
+            assert stayed.equals(now), "a finished row changed"
+            assert not after.rewards[over].any()
+    assert ended_games == BATCH
+
+
+def test_invariants_hold_after_every_step(env_id, num_players):
+    game = envs.make_game(env_id, num_players)
+    for _, _, after in random_play(game, BATCH, seed=5):
+        problems = game.check_invariants(after)
+        assert not problems, problems[:5]
+
+
+def test_observation_leaks_nothing_hidden(env_id, num_players):
+    """Resampling what seat p cannot see leaves observe(state, p) unchanged."""
+    game = envs.make_game(env_id, num_players)
+    resampled_differently = False
+    for step, (_, _, after) in enumerate(random_play(game, 8, seed=7)):
+        if step % 5:
+            continue
+        for seat in range(num_players):
+            other = game.resample_hidden(after, seat, seed=step * 10 + seat)
+            np.testing.assert_array_equal(game.observe(other, seat), game.observe(after, seat))
+            resampled_differently |= not other.equals(after)
+    assert resampled_differently == game.HAS_HIDDEN_INFO
+
+
+def test_terminal_rewards_follow_scores(env_id, num_players):
+    """The reward of the ending step ranks the seats by the game's ranking keys."""
+    game = envs.make_game(env_id, num_players)
+    *_, (_, _, after) = random_play(game, BATCH, seed=2)
+    keys = np.asarray(game.ranking_keys(after), dtype=float)
+    keys = keys if keys.ndim == 3 else keys[:, :, None]
+    for row in range(BATCH):
+        for i in range(num_players):
+            beats = sum(
+                tuple(keys[row, i]) > tuple(keys[row, j]) for j in range(num_players)
+            )
+            beaten = sum(
+                tuple(keys[row, j]) > tuple(keys[row, i]) for j in range(num_players)
+            )
+            expected = (beats - beaten) / (num_players - 1)
+            assert after.rewards[row, i] == pytest.approx(expected)
+
+
+def test_batch_equals_single_games(env_id, num_players):
+    """Row i of a batch of 64 seeded s plays exactly like a single game seeded s + i."""
+    game = envs.make_game(env_id, num_players)
+    batch_size, seed = 64, 100
+    history = [(before.copy(), actions) for before, actions, _ in
+               random_play(game, batch_size, seed)]
+    final = game.init(batch_size, seed)
+    for _, actions in history:
+        final = game.step(final, actions)
+    singles = [game.init(1, seed + i) for i in range(batch_size)]
+    for before, actions in history:
+        for i in np.flatnonzero(~before.done):
+            single = singles[i]
+            np.testing.assert_array_equal(
+                game.legal_action_mask(single)[0], game.legal_action_mask(before)[i]
+            )
+            singles[i] = game.step(single, actions[i : i + 1])
+    for i, single in enumerate(singles):
+        row = final.take(i)
+        row.rewards[:] = 0
+        single.rewards[:] = 0
+        assert single.equals(row), f"row {i} differs from the single game seeded {seed + i}"
+
+
+def test_same_seed_same_trajectory(env_id, num_players):
+    game = envs.make_game(env_id, num_players)
+    for seed in (0, 1, 12345):
+        runs = []
+        for _ in range(2):
+            trace = [(a.copy(), after.copy()) for _, a, after in random_play(game, 4, seed)]
+            runs.append(trace)
+        assert len(runs[0]) == len(runs[1])
+        for (a0, s0), (a1, s1) in zip(*runs, strict=True):
+            np.testing.assert_array_equal(a0, a1)
+            assert s0.equals(s1)
+
+
+def test_pickle_round_trip(env_id, num_players):
+    game = envs.make_game(env_id, num_players)
+    state = game.init(4, seed=9)
+    state = game.step(state, sample_actions(game.legal_action_mask(state),
+                                            np.random.default_rng(0)))
+    game2, state2 = pickle.loads(pickle.dumps((game, state)))
+    assert state2.equals(state)
+    np.testing.assert_array_equal(game2.legal_action_mask(state2), game.legal_action_mask(state))
+    env = envs.make_env(env_id, num_players)
+    env.reset(seed=4)
+    env2 = pickle.loads(pickle.dumps(env))
+    agent = env.agent_selection
+    assert env2.agent_selection == agent
+    np.testing.assert_array_equal(env2.observe(agent)["observation"],
+                                  env.observe(agent)["observation"])

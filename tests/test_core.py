@@ -1,0 +1,76 @@
+"""The core pieces: per-row RNG, rank rewards, layouts, state helpers."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from envs.core import ActionLayout, ObservationLayout, Piece, rank_rewards
+from envs.core import rng as rnglib
+
+
+def test_rng_rows_are_independent_of_the_batch():
+    batch = rnglib.make_rng(np.array([5, 6, 7]))
+    singles = [rnglib.make_rng(np.array([s])) for s in (5, 6, 7)]
+    perms = rnglib.permutation(batch, None, 10)
+    for i, single in enumerate(singles):
+        np.testing.assert_array_equal(perms[i], rnglib.permutation(single, None, 10)[0])
+    # Drawing for one row only moves that row's counter.
+    before = batch.copy()
+    rnglib.integers(batch, np.array([False, True, False]), 6)
+    assert (batch[[0, 2]] == before[[0, 2]]).all() and batch[1, 1] == before[1, 1] + 1
+
+
+def test_rng_draws_are_in_range_and_roughly_uniform():
+    rng = rnglib.make_rng(np.arange(20000))
+    values = rnglib.integers(rng, None, 6)
+    assert values.min() == 0 and values.max() == 5
+    counts = np.bincount(values, minlength=6)
+    assert np.abs(counts / 20000 - 1 / 6).max() < 0.015
+    perm = rnglib.permutation(rng, None, 5)
+    assert (np.sort(perm, axis=1) == np.arange(5)).all()
+    # Each item lands first about a fifth of the time.
+    assert np.abs(np.bincount(perm[:, 0], minlength=5) / 20000 - 0.2).max() < 0.015
+
+
+def test_rng_choice_respects_the_mask():
+    rng = rnglib.make_rng(np.arange(3000))
+    mask = np.zeros((3000, 5), dtype=bool)
+    mask[:, [1, 3]] = True
+    mask[0] = False
+    picks = rnglib.choice(rng, None, mask)
+    assert picks[0] == -1
+    assert set(np.unique(picks[1:])) == {1, 3}
+
+
+def test_rank_rewards_hand_worked():
+    # Scores 3, 1, 2: seat 0 beats both (+1), seat 1 loses to both (-1), seat 2 is in between.
+    np.testing.assert_allclose(rank_rewards(np.array([[3, 1, 2]])), [[1, -1, 0]])
+    # A shared first place: 2 players tie on top, each beats one seat of two.
+    np.testing.assert_allclose(rank_rewards(np.array([[2, 2, 1]])), [[0.5, 0.5, -1]])
+    np.testing.assert_allclose(rank_rewards(np.array([[4, 4]])), [[0, 0]])
+    # Lexicographic keys: the tie on the first key is broken by the second.
+    keys = np.array([[[5, 1], [5, 2], [3, 9], [0, 0]]])
+    np.testing.assert_allclose(rank_rewards(keys), [[1 / 3, 1, -1 / 3, -1]])
+
+
+def test_action_layout_offsets_and_names():
+    layout = ActionLayout([("PLAY", 3, lambda i: f"PLAY_{'abc'[i]}"), ("PASS", 1, None),
+                           ("CELL", 2, None)])
+    assert layout.size == 6
+    assert (layout.PASS.start, layout.CELL.start, layout.CELL.stop) == (3, 4, 6)
+    assert layout.names == ("PLAY_a", "PLAY_b", "PLAY_c", "PASS", "CELL_0", "CELL_1")
+    assert 5 in layout.CELL and 3 not in layout.CELL
+    with pytest.raises(AttributeError):
+        _ = layout.MISSING
+
+
+def test_observation_layout_views_write_through():
+    layout = ObservationLayout([Piece("a", (2, 3), True, 1.0), Piece("b", (4,), False, 5.0,
+                                                                         signed=True)])
+    buf = layout.new_buffer(2)
+    layout.view(buf, "b")[1] = [1, 2, 3, 4]
+    layout.view(buf, "a")[0, 1, 2] = 1
+    assert buf[1, 6:].tolist() == [1, 2, 3, 4] and buf[0, 5] == 1
+    low, high = layout.bounds()
+    assert low.tolist() == [0] * 6 + [-5] * 4 and high.tolist() == [1] * 6 + [5] * 4
