@@ -19,6 +19,7 @@ import numpy as np
 
 from envs.core import ActionLayout, BatchState, Game, ObservationLayout, Piece
 from envs.core import rng as rnglib
+from envs.core.dispatch import dispatch
 
 NUM_VALUES = 4  # card values 0..3
 COPIES = 3
@@ -107,22 +108,26 @@ class ToyGame(Game[ToyState]):
 
     def _legal_action_mask(self, state: ToyState) -> np.ndarray:
         mask = np.zeros((state.batch_size, self.num_actions), dtype=bool)
-        rows = np.arange(state.batch_size)
-        play = state.phase == Phase.PLAY
-        seat_hand = state.hands[rows, np.maximum(state.current_player, 0)]
-        mask[play, ACTIONS.PLAY.start : ACTIONS.PLAY.stop] = seat_hand[play] > 0
-        draw = state.phase == Phase.DRAW
-        mask[draw, ACTIONS.DRAW_DECK.start] = state.deck_pos[draw] < NUM_CARDS
-        mask[draw, ACTIONS.DRAW_MARKET.start] = state.market[draw] >= 0
+        dispatch(state.phase, {
+            Phase.PLAY: lambda rows: self._legal_play(state, mask, rows),
+            Phase.DRAW: lambda rows: self._legal_draw(state, mask, rows),
+        })
         return mask
 
+    def _legal_play(self, state: ToyState, mask: np.ndarray, rows: np.ndarray) -> None:
+        idx = np.flatnonzero(rows)
+        hand = state.hands[idx, np.maximum(state.current_player[idx], 0)]
+        mask[idx, ACTIONS.PLAY.start : ACTIONS.PLAY.stop] = hand > 0
+
+    def _legal_draw(self, state: ToyState, mask: np.ndarray, rows: np.ndarray) -> None:
+        mask[rows, ACTIONS.DRAW_DECK.start] = state.deck_pos[rows] < NUM_CARDS
+        mask[rows, ACTIONS.DRAW_MARKET.start] = state.market[rows] >= 0
+
     def _step(self, state: ToyState, actions: np.ndarray, rows: np.ndarray) -> None:
-        play = rows & (state.phase == Phase.PLAY)
-        draw = rows & (state.phase == Phase.DRAW)
-        if play.any():
-            self._apply_play(state, actions, play)
-        if draw.any():
-            self._apply_draw(state, actions, draw)
+        dispatch(state.phase, {
+            Phase.PLAY: lambda sel: self._apply_play(state, actions, sel),
+            Phase.DRAW: lambda sel: self._apply_draw(state, actions, sel),
+        }, rows)
 
     def _apply_play(self, state: ToyState, actions: np.ndarray, rows: np.ndarray) -> None:
         idx = np.flatnonzero(rows)
