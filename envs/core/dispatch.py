@@ -24,7 +24,7 @@ def dispatch(
     """
     selectors = []
     for value, handler in handlers.items():
-        selected = phase == value
+        selected = phase == int(value)  # int(): comparing with an IntEnum member is slow
         if rows is not None:
             selected &= rows
         selectors.append((handler, selected))

@@ -148,8 +148,10 @@ class Game(abc.ABC, Generic[S]):
         actions = self._check_actions(state, actions)
         live = ~state.done
         mask = self.legal_action_mask(state)
-        bad = live & ~mask[np.arange(state.batch_size), np.clip(actions, 0, self.num_actions - 1)]
-        bad |= live & ((actions < 0) | (actions >= self.num_actions))
+        in_range = (actions >= 0) & (actions < self.num_actions)
+        legal = np.zeros(state.batch_size, dtype=bool)
+        legal[in_range] = mask[in_range, actions[in_range]]
+        bad = live & ~legal
         if bad.any():
             row = int(np.flatnonzero(bad)[0])
             a = int(actions[row])
