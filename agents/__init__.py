@@ -1,1 +1,188 @@
-"""Agents that act on a batch of games: random, scripted baselines, trained policies."""
+"""Agents that act on a batch of games: random, scripted baselines, trained policies.
+
+    import agents
+    agents.list_agents("cairo")                       # ["random", <the scripted baselines>]
+    agent = agents.make_agent("random", "cairo", num_players=3, seed=0)
+    agent = agents.make_agent("runs/cairo/best.zip", "cairo", num_players=3)
+    actions = agent.act(game, state, player)          # (B,) int64
+
+Where agents come from:
+
+* ``"random"``: every game has it (``agents.random_agent.RandomAgent``).
+* Scripted baselines: a game's module ``agents/<env_id>.py`` exposes
+  ``BASELINES: dict[str, factory]``, ``factory(num_players, seed) -> Agent``. It is imported on
+  first use, so ``import agents`` stays cheap and a game without baselines needs no module.
+  ``register_baselines`` adds more at run time (tests register toy baselines this way).
+* A checkpoint path: a trained policy, loaded by ``agents.policy.load_policy_agent``
+  (written with the self-play trainer, imported only when a path is given).
+
+Names are the labels of tournament tables, so they may not contain commas (the CLI's list
+separator) and ``"random"`` is reserved.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import os
+from collections.abc import Callable, Mapping
+
+from agents.base import Agent
+from agents.random_agent import RandomAgent
+from envs.core.registry import game_class
+
+AgentFactory = Callable[[int, int], Agent]
+"""``factory(num_players, seed) -> Agent``."""
+
+RANDOM = "random"
+CHECKPOINT_SUFFIXES = (".zip", ".pt", ".pth", ".ckpt")
+
+# Baselines added at run time, per env id, in registration order.
+_REGISTERED: dict[str, dict[str, AgentFactory]] = {}
+# Modules of agents/ that are not per-game baseline modules.
+_NOT_GAME_MODULES = frozenset({"base", "arena", "random_agent", "policy", "testing"})
+
+
+def register_baselines(env_id: str, baselines: Mapping[str, AgentFactory]) -> None:
+    """Add scripted baselines of ``env_id`` (``name -> factory(num_players, seed)``).
+
+    Raises:
+        ValueError: unknown env id, a reserved or malformed name, or a name already known.
+    """
+    known = _baselines(env_id)
+    for name, factory in baselines.items():
+        _check_name(name)
+        if name in known or name == RANDOM:
+            raise ValueError(f"agent {name!r} already exists for {env_id!r}")
+        if not callable(factory):
+            raise ValueError(f"baseline {name!r}: factory must be callable, got {factory!r}")
+    _REGISTERED.setdefault(env_id, {}).update(baselines)
+
+
+def unregister_baselines(env_id: str, names: list[str] | None = None) -> None:
+    """Remove baselines added by ``register_baselines`` (all of ``env_id``'s when no names)."""
+    table = _REGISTERED.get(env_id, {})
+    for name in list(table) if names is None else names:
+        table.pop(name, None)
+
+
+def list_agents(env_id: str) -> list[str]:
+    """Names of the built-in agents of ``env_id``: ``"random"`` first, then its baselines.
+
+    Raises:
+        ValueError: unknown env id (the registry's message, naming the valid ids).
+    """
+    return [RANDOM, *_baselines(env_id)]
+
+
+def make_agent(name_or_path: str, env_id: str, num_players: int, seed: int = 0) -> Agent:
+    """One agent for ``env_id`` with ``num_players`` seats.
+
+    Args:
+        name_or_path: a name from ``list_agents(env_id)``, or the path of a trained-policy
+            checkpoint (anything with a path separator or a checkpoint suffix, or an existing
+            file).
+        env_id: the game.
+        num_players: seats of the games it will play (a policy is trained for one count).
+        seed: seeds the agent's own randomness (random choices, tie-breaks, sampling).
+
+    Raises:
+        ValueError: unknown env id, unsupported player count, unknown name, or a checkpoint
+            that is missing or was trained for another game or player count.
+        ImportError: a checkpoint was given but the policy agent module is not available.
+    """
+    cls = game_class(env_id)
+    if num_players not in cls.PLAYER_COUNTS:
+        raise ValueError(
+            f"{env_id}: unsupported num_players={num_players}; "
+            f"valid: {', '.join(map(str, cls.PLAYER_COUNTS))}"
+        )
+    if not isinstance(name_or_path, str):
+        raise ValueError(f"agent name must be a string, got {name_or_path!r}")
+    if name_or_path == RANDOM:
+        return RandomAgent(seed)
+    baselines = _baselines(env_id)
+    if name_or_path in baselines:
+        return baselines[name_or_path](num_players, seed)
+    if looks_like_checkpoint(name_or_path):
+        return _load_checkpoint(name_or_path, env_id, num_players, seed)
+    raise ValueError(
+        f"unknown agent {name_or_path!r} for {env_id!r}; valid: "
+        f"{', '.join(list_agents(env_id))}, or the path of a trained-policy checkpoint"
+    )
+
+
+def looks_like_checkpoint(name: str) -> bool:
+    """True when ``name`` reads as a file path rather than an agent name."""
+    return (
+        os.sep in name
+        or "/" in name
+        or name.endswith(CHECKPOINT_SUFFIXES)
+        or os.path.isfile(name)
+    )
+
+
+def _baselines(env_id: str) -> dict[str, AgentFactory]:
+    """The scripted baselines of ``env_id``: its module's, then the registered ones."""
+    game_class(env_id)  # unknown env ids fail here with the registry's message
+    table: dict[str, AgentFactory] = {}
+    if env_id not in _NOT_GAME_MODULES:
+        module_name = f"{__name__}.{env_id}"
+        try:
+            module = importlib.import_module(module_name)
+        except ModuleNotFoundError as error:
+            if error.name != module_name:  # the module exists but one of its imports failed
+                raise
+        else:
+            table.update(getattr(module, "BASELINES", {}))
+    table.update(_REGISTERED.get(env_id, {}))
+    return table
+
+
+def _check_name(name: str) -> None:
+    if not isinstance(name, str) or not name or "," in name or looks_like_checkpoint(name):
+        raise ValueError(
+            f"bad agent name {name!r}: a non-empty string without commas that does not "
+            "read as a file path"
+        )
+
+
+def _load_checkpoint(path: str, env_id: str, num_players: int, seed: int) -> Agent:
+    if not os.path.isfile(path):
+        raise ValueError(
+            f"no checkpoint file at {path!r}; built-in agents of {env_id!r}: "
+            f"{', '.join(list_agents(env_id))}"
+        )
+    try:
+        policy = importlib.import_module(f"{__name__}.policy")
+    except ModuleNotFoundError as error:
+        if error.name != f"{__name__}.policy":
+            raise
+        raise ImportError(
+            f"{path!r} is a checkpoint, but loading trained policies needs the module "
+            "agents.policy (the self-play trainer's policy agent), which is not available "
+            "in this installation"
+        ) from error
+    loader = policy.load_policy_agent
+    if "seed" in inspect.signature(loader).parameters:
+        agent = loader(path, env_id, num_players, seed=seed)
+    else:
+        agent = loader(path, env_id, num_players)
+    # The loader checks the checkpoint's game and player count; repeat it when the agent
+    # tells them, so a mismatch never reaches a game.
+    for field, wanted in (("env_id", env_id), ("num_players", num_players)):
+        have = getattr(agent, field, wanted)
+        if have != wanted:
+            raise ValueError(f"checkpoint {path!r} is for {field}={have!r}, not {wanted!r}")
+    return agent
+
+
+__all__ = [
+    "Agent",
+    "AgentFactory",
+    "list_agents",
+    "looks_like_checkpoint",
+    "make_agent",
+    "register_baselines",
+    "unregister_baselines",
+]

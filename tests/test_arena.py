@@ -4,23 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from toy_agents import HighestCardFirst
 
 import envs
 from agents.arena import play_match
 from agents.random_agent import RandomAgent
-
-
-class HighestCardFirst:
-    """Toy strategy: play the highest card held, draw from the market when it is worth 2+."""
-
-    name = "highest_first"
-
-    def act(self, game, state, player):
-        mask = game.legal_action_mask(state)
-        play = np.where(mask[:, :4], np.arange(4), -1).max(axis=1)
-        market_good = mask[:, 5] & (state.market >= 2)
-        draw = np.where(market_good | ~mask[:, 4], 5, 4)
-        return np.where(play >= 0, play, draw)
 
 
 def test_play_match_is_seeded_and_complete():

@@ -1,0 +1,59 @@
+"""Scripted strategies for the toy game (tests/toy_game.py), shared by the agent tests.
+
+Toy actions: 0..3 play a card of that value, 4 draws the top of the deck, 5 takes the
+market card. A card's value is scored when it is played, so drawing well is the skill.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+PLAY = np.arange(4)
+DRAW_DECK, DRAW_MARKET = 4, 5
+
+
+def _draw(mask: np.ndarray, take_market: np.ndarray) -> np.ndarray:
+    """Deck or market: the market when wanted and available, or when the deck is empty."""
+    return np.where((take_market & mask[:, DRAW_MARKET]) | ~mask[:, DRAW_DECK],
+                    DRAW_MARKET, DRAW_DECK)
+
+
+class HighestCardFirst:
+    """Play the highest card held, draw from the market when it is worth 2+."""
+
+    name = "highest_first"
+
+    def act(self, game, state, player):
+        mask = game.legal_action_mask(state)
+        play = np.where(mask[:, :4], PLAY, -1).max(axis=1)
+        return np.where(play >= 0, play, _draw(mask, state.market >= 2))
+
+
+class LowestCardFirst:
+    """Play the lowest card held, draw from the market when it is worth 2+."""
+
+    name = "lowest_first"
+
+    def act(self, game, state, player):
+        mask = game.legal_action_mask(state)
+        play = np.where(mask[:, :4], PLAY, 99).min(axis=1)
+        return np.where(play < 99, play, _draw(mask, state.market >= 2))
+
+
+class DeckPeeker:
+    """Cheats: reads the hidden top of the deck and draws whichever card is higher."""
+
+    name = "deck_peeker"
+
+    def act(self, game, state, player):
+        mask = game.legal_action_mask(state)
+        play = np.where(mask[:, :4], PLAY, -1).max(axis=1)
+        top = state.deck[np.arange(state.batch_size), np.minimum(state.deck_pos, 11)]
+        return np.where(play >= 0, play, _draw(mask, state.market >= top))
+
+
+# name -> factory(num_players, seed), the shape of agents/<env_id>.py's BASELINES.
+TOY_BASELINES = {
+    "highest_first": lambda num_players, seed: HighestCardFirst(),
+    "lowest_first": lambda num_players, seed: LowestCardFirst(),
+}
