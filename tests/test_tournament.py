@@ -130,6 +130,15 @@ def test_fewer_agents_than_seats_fill_seats_with_copies():
     assert result.elo.ratings[1] > 1000
 
 
+def test_large_arrangements_are_played_in_chunks_with_the_same_deals(monkeypatch):
+    names = ["highest_first", "lowest_first"]  # deterministic: chunking cannot change play
+    whole = run_tournament("toy", 2, names, 40, progress=False, bootstrap_samples=0)
+    monkeypatch.setattr(tournament, "MAX_BATCH", 7)
+    chunked = run_tournament("toy", 2, names, 40, progress=False, bootstrap_samples=0)
+    np.testing.assert_array_equal(chunked.scores, whole.scores)
+    assert chunked.decisions == whole.decisions
+
+
 # ----------------------------------------------------------------------- reports
 def test_tables_record_version_revision_seeds_and_first_place(three_player_result, tmp_path):
     md_path, csv_path = three_player_result.write(tmp_path / "out")
@@ -147,6 +156,16 @@ def test_tables_record_version_revision_seeds_and_first_place(three_player_resul
         assert row["num_players"] == "3" and row["num_games"] == "300"
         assert float(row["elo_low"]) <= float(row["elo"]) <= float(row["elo_high"])
         assert 0 <= float(row["first_place_rate"]) <= 1
+
+
+def test_tables_say_so_when_openskill_is_missing(monkeypatch):
+    monkeypatch.setattr(tournament.elo_lib, "openskill_available", lambda: False)
+    result = run_tournament("toy", 2, ["random", "highest_first"], 20, progress=False,
+                            bootstrap_samples=0)
+    assert result.openskill is None
+    assert "not computed" in result.to_markdown()
+    assert all(row["openskill_mu"] == "" for row in result.rows())
+    assert "openskill_mu" in result.to_csv().splitlines()[0]
 
 
 def test_git_revision_is_unknown_outside_a_repository(monkeypatch):
