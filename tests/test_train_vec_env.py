@@ -1,0 +1,218 @@
+"""The self-play VecEnv on the toy game: SB3 contract, seat rotation, reward frame, batching."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from toy_agents import HighestCardFirst
+from toy_game import ToyGame
+
+import envs
+from envs.core.game import rank_rewards
+from envs.core.sampling import sample_actions
+
+pytest.importorskip("sb3_contrib")
+
+import torch
+from sb3_contrib import MaskablePPO
+from sb3_contrib.common.maskable.utils import get_action_masks, is_masking_supported
+from stable_baselines3.common.vec_env import VecEnv
+
+from train.pool import OpponentPool
+from train.vec_env import SelfPlayVecEnv
+
+# One torch thread: tiny networks gain nothing from more, and on a loaded 2-core machine
+# spinning threads make every forward pass hundreds of times slower.
+torch.set_num_threads(1)
+
+
+def make_pool(seed: int = 0, weights: dict | None = None) -> OpponentPool:
+    pool = OpponentPool(weights or {"random": 1.0, "scripted": 1.0}, seed=seed)
+    pool.add_baselines("toy", 3)
+    pool.add("scripted", "highest_first", HighestCardFirst())
+    return pool
+
+
+def drive(env: SelfPlayVecEnv, steps: int, seed: int = 0):
+    """Step with uniformly random legal learner actions; yields each step's results."""
+    generator = np.random.default_rng(seed)
+    for _ in range(steps):
+        actions = sample_actions(env.action_masks(), generator)
+        yield env.step(actions)
+
+
+def test_vec_env_meets_the_sb3_and_masking_contract():
+    game = envs.make_game("toy", 3)
+    env = SelfPlayVecEnv(game, 16, make_pool(), seed=0)
+    assert isinstance(env, VecEnv)
+    assert is_masking_supported(env)
+    obs = env.reset()
+    assert obs.shape == (16, *game.observation_shape) and obs.dtype == np.float32
+    finished = 0
+    for obs, rewards, dones, infos in drive(env, 120):
+        assert obs.shape == (16, *game.observation_shape) and obs.dtype == np.float32
+        assert all(env.observation_space.contains(o) for o in obs)
+        masks = get_action_masks(env)
+        assert masks.shape == (16, game.num_actions) and masks.dtype == bool
+        assert masks.any(axis=1).all(), "the learner always has a legal action"
+        np.testing.assert_array_equal(masks, env.action_masks())
+        # Between steps every row waits for the learner, and observations are its own.
+        np.testing.assert_array_equal(env.state.current_player, env.learner_seat)
+        np.testing.assert_array_equal(obs, game.observe(env.state, env.learner_seat))
+        assert rewards.shape == (16,) and rewards.dtype == np.float32 and dones.dtype == bool
+        assert len(infos) == 16
+        for row in np.flatnonzero(dones):
+            info = infos[row]
+            terminal = info["terminal_observation"]
+            assert terminal.shape == game.observation_shape
+            assert env.observation_space.contains(terminal)
+            assert {"episode", "learner_seat", "learner_first", "opponent"} <= set(info)
+            finished += 1
+        assert not rewards[~dones].any(), "the toy game pays only at the end"
+    assert finished > 50
+
+
+def test_learner_seat_rotates_every_episode():
+    env = SelfPlayVecEnv(envs.make_game("toy", 3), 5, make_pool(), seed=3)
+    env.reset()
+    seats: list[list[int]] = [[int(s)] for s in env.learner_seat]
+    for _, _, dones, infos in drive(env, 150):
+        for row in np.flatnonzero(dones):
+            assert infos[row]["learner_seat"] == seats[row][-1]
+            seats[row].append(int(env.learner_seat[row]))
+    for row, history in enumerate(seats):
+        assert len(history) > 4
+        assert history == [(row + k) % 3 for k in range(len(history))]
+
+
+class SeatZeroWins(ToyGame):
+    """The toy game, rigged: seat 0 always ranks first, then seat 1, then seat 2."""
+
+    def ranking_keys(self, state):
+        return np.broadcast_to(-np.arange(self.num_players, dtype=np.float64),
+                               (state.batch_size, self.num_players))
+
+
+def test_reward_is_the_learners_own_when_the_winner_is_known():
+    """PettingZoo issue 1147: training on another seat's reward. Here seat 0 always wins,
+    so the learner must get +1 exactly when it sits in seat 0, and -1 in seat 2."""
+    env = SelfPlayVecEnv(SeatZeroWins(3), 12, make_pool(), seed=0)
+    env.reset()
+    expected = {0: 1.0, 1: 0.0, 2: -1.0}
+    seen = set()
+    for _, rewards, dones, infos in drive(env, 200):
+        for row in np.flatnonzero(dones):
+            seat = infos[row]["learner_seat"]
+            assert rewards[row] == expected[seat]
+            assert infos[row]["episode"]["r"] == expected[seat]
+            assert infos[row]["learner_first"] == (seat == 0)
+            seen.add(seat)
+    assert seen == {0, 1, 2}
+
+
+def test_reward_matches_the_rank_of_the_learners_final_score():
+    env = SelfPlayVecEnv(envs.make_game("toy", 3), 16, make_pool(), seed=5)
+    env.reset()
+    checked = 0
+    for _, rewards, dones, infos in drive(env, 150):
+        for row in np.flatnonzero(dones):
+            info = infos[row]
+            ranks = rank_rewards(info["scores"][None])[0]
+            assert rewards[row] == pytest.approx(ranks[info["learner_seat"]])
+            assert info["learner_first"] == (ranks[info["learner_seat"]] == ranks.max())
+            checked += 1
+    assert checked > 100
+
+
+class CountingGame(ToyGame):
+    """The toy game counting its step calls."""
+
+    steps = 0
+
+    def step(self, state, actions):
+        CountingGame.steps += 1
+        return super().step(state, actions)
+
+
+class CountingAgent:
+    """A random agent that records the size of every batch it is asked to act on."""
+
+    def __init__(self, name, seed):
+        self.name = name
+        self.generator = np.random.default_rng(seed)
+        self.batches: list[int] = []
+
+    def act(self, game, state, player):
+        assert np.shape(player) == (state.batch_size,)
+        assert (state.current_player == player).all(), "asked only where its seat acts"
+        self.batches.append(state.batch_size)
+        return sample_actions(game.legal_action_mask(state), self.generator)
+
+
+def test_each_opponent_acts_once_per_inner_step_on_its_rows():
+    pool = OpponentPool({"random": 1.0}, seed=0)
+    agents = [CountingAgent(f"counting{i}", i) for i in range(3)]
+    for agent in agents:
+        pool.add("random", agent.name, agent)
+    env = SelfPlayVecEnv(CountingGame(3), 32, pool, seed=0)
+    env.reset()
+    for i in range(20):
+        before_steps = CountingGame.steps
+        before_calls = [len(a.batches) for a in agents]
+        next(drive(env, 1, seed=i))
+        inner_steps = CountingGame.steps - before_steps - 1  # the first is the learner's
+        for agent, calls in zip(agents, before_calls, strict=True):
+            assert len(agent.batches) - calls <= inner_steps
+    assert max(max(a.batches) for a in agents) > 1, "opponents act on batches of rows"
+    # All three opponents were drawn.
+    assert all(a.batches for a in agents)
+
+
+def test_opponent_draw_follows_the_weights():
+    pool = OpponentPool({"random": 3.0, "scripted": 1.0, "snapshot": 5.0}, seed=0)
+    pool.add_baselines("toy", 3)
+    pool.add("scripted", "highest_first", HighestCardFirst())
+    probs = pool.kind_probabilities()
+    assert probs["snapshot"] == 0 and probs["random"] == pytest.approx(0.75)
+    u = np.random.default_rng(0).random((2, 20000))
+    kinds = np.array([pool.members[i].kind for i in pool.draw(u[0], u[1])])
+    assert (kinds == "random").mean() == pytest.approx(0.75, abs=0.02)
+    with pytest.raises(ValueError, match="empty opponent pool"):
+        OpponentPool({"snapshot": 1.0}).kind_probabilities()
+    with pytest.raises(ValueError, match="unknown opponent kinds"):
+        OpponentPool({"bogus": 1.0})
+
+
+def rollout_trace(seed: int, steps: int = 60):
+    game = envs.make_game("toy", 3)
+    pool = make_pool(seed, {"random": 1.0, "scripted": 1.0, "self": 1.0, "snapshot": 1.0})
+    env = SelfPlayVecEnv(game, 8, pool, seed=seed)
+    torch.manual_seed(0)
+    model = MaskablePPO("MlpPolicy", env, n_steps=8, batch_size=32, seed=0, device="cpu",
+                        policy_kwargs={"net_arch": [16]})
+    pool.set_learner(model.policy)
+    pool.add_snapshot(model.policy, 0)
+    trace = [env.reset()]
+    for obs, rewards, dones, infos in drive(env, steps, seed=seed):
+        trace += [obs, rewards, dones, [i.get("opponent") for i in infos]]
+    return trace
+
+
+def test_rollouts_are_deterministic_for_a_seed():
+    first, second, other = rollout_trace(1), rollout_trace(1), rollout_trace(2)
+    for a, b in zip(first, second, strict=True):
+        np.testing.assert_array_equal(np.asarray(a), np.asarray(b))
+    assert any(not np.array_equal(np.asarray(a), np.asarray(b))
+               for a, b in zip(first, other, strict=True))
+
+
+def test_resumed_episode_counters_give_new_games():
+    game = envs.make_game("toy", 3)
+    env = SelfPlayVecEnv(game, 4, make_pool(), seed=0)
+    first = env.reset()
+    env.seed(0)  # as SB3 does at setup
+    env.restore_episodes(np.array([5, 5, 5, 5]))
+    resumed = env.reset()
+    assert (env.episodes == 5).all()
+    np.testing.assert_array_equal(env.learner_seat, (np.arange(4) + 5) % 3)
+    assert not np.array_equal(first, resumed)

@@ -1,0 +1,219 @@
+"""Reading a self-play run back: learning curve, evaluation, Elo table, and their plots.
+
+The notebooks only call these functions and display what they return. A run directory is
+what ``train.selfplay`` writes (see its docstring): ``metrics.jsonl`` (one JSON line per
+update), ``eval.json`` (win rates against the baselines, and the Elo rows of the final
+tournament when one ran) and ``config.json``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+RUN_DIR_ENV = "TRADEWINDS_RUN_DIR"
+
+
+def find_runs(out: str | Path = "runs", env_id: str | None = None) -> list[Path]:
+    """Run directories under ``out`` (those with a config.json), oldest first.
+
+    Run names end in ``__{unix time}``, which orders them; ``env_id`` keeps one game's.
+    """
+    runs = [p.parent for p in Path(out).glob("*/config.json")]
+    if env_id is not None:
+        runs = [r for r in runs if r.name.split("_v")[0] == env_id]
+
+    def started(run: Path) -> tuple[int, str]:
+        tail = run.name.rsplit("__", 1)[-1]
+        return (int(tail) if tail.isdigit() else 0, run.name)
+
+    return sorted(runs, key=started)
+
+
+def resolve_run_dir(run_dir: str | Path | None = None, out: str | Path = "runs",
+                    env_id: str | None = None) -> Path:
+    """The run to analyse: ``run_dir`` if given, else ``$TRADEWINDS_RUN_DIR``, else the newest
+    run of ``env_id`` under ``out``.
+
+    Raises:
+        FileNotFoundError: nothing found (the message says how to make a run).
+    """
+    chosen = run_dir or os.environ.get(RUN_DIR_ENV)
+    if chosen:
+        path = Path(chosen)
+        if not (path / "config.json").is_file():
+            raise FileNotFoundError(f"{path} is not a run directory (no config.json)")
+        return path
+    runs = find_runs(out, env_id)
+    if not runs:
+        game = env_id or "ENV"
+        raise FileNotFoundError(
+            f"no run of {game!r} under {str(out)!r}: train one with "
+            f"`python -m train.selfplay --env {game}` or set ${RUN_DIR_ENV}"
+        )
+    return runs[-1]
+
+
+def load_config(run_dir: str | Path) -> dict[str, Any]:
+    return json.loads((Path(run_dir) / "config.json").read_text())
+
+
+def load_metrics(run_dir: str | Path) -> list[dict[str, Any]]:
+    """The per-update records of ``metrics.jsonl``, in order (a torn last line is skipped).
+
+    A resumed run appends to the file; records are kept in timestep order with the later
+    record winning where a resume repeated an update.
+    """
+    path = Path(run_dir) / "metrics.jsonl"
+    if not path.is_file():
+        return []
+    records: dict[int, dict[str, Any]] = {}
+    for line in path.read_text().splitlines():
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError:
+            continue  # a line cut short by an interrupted run
+        records[int(record["timesteps"])] = record
+    return [records[t] for t in sorted(records)]
+
+
+def smooth(values: np.ndarray, weights: np.ndarray, window: int) -> np.ndarray:
+    """Trailing weighted mean over ``window`` points (weights: games per update); NaNs skipped."""
+    values = np.asarray(values, dtype=np.float64)
+    weights = np.where(np.isnan(values), 0.0, np.asarray(weights, dtype=np.float64))
+    filled = np.where(np.isnan(values), 0.0, values)
+    num = np.cumsum(filled * weights)
+    den = np.cumsum(weights)
+    num[window:] = num[window:] - num[:-window]
+    den[window:] = den[window:] - den[:-window]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(den > 0, num / np.maximum(den, 1e-12), np.nan)
+
+
+def learning_curve(run_dir: str | Path, window: int = 10) -> dict[str, np.ndarray]:
+    """The learning curve of a run.
+
+    Returns:
+        dict of (U,) float arrays over the U updates: ``timesteps``, ``win_rate`` (share of the
+        update's finished games the learner won), ``win_rate_smoothed`` (over ``window``
+        updates, weighted by games), ``mean_reward``, ``steps_per_s``, and
+        ``win_rate_vs_{kind}`` for each opponent kind met (NaN where none was met).
+    """
+    records = load_metrics(run_dir)
+    curve: dict[str, np.ndarray] = {}
+
+    def column(key: str) -> np.ndarray:
+        return np.array([r.get(key, np.nan) for r in records], dtype=np.float64)
+
+    curve["timesteps"] = column("timesteps")
+    curve["games"] = np.nan_to_num(column("games"))
+    for key in ("win_rate", "mean_reward", "steps_per_s"):
+        curve[key] = column(key)
+    curve["win_rate_smoothed"] = smooth(curve["win_rate"], curve["games"], window)
+    kinds = sorted({k for r in records for k in r.get("win_rate_vs", {})})
+    for kind in kinds:
+        curve[f"win_rate_vs_{kind}"] = np.array(
+            [r.get("win_rate_vs", {}).get(kind, np.nan) for r in records], dtype=np.float64)
+    return curve
+
+
+def load_evaluation(run_dir: str | Path) -> dict[str, Any] | None:
+    """``eval.json`` of a run, or None before the run has finished."""
+    path = Path(run_dir) / "eval.json"
+    return json.loads(path.read_text()) if path.is_file() else None
+
+
+def agent_label(name: str, checkpoint: str | None = None) -> str:
+    """A short label for table rows: checkpoint paths become ``trained (<file>)``."""
+    if checkpoint is not None and name == checkpoint:
+        return f"trained ({Path(name).name})"
+    if "/" in name or os.sep in name or name.endswith(".zip"):
+        return f"policy ({Path(name).name})"
+    return name
+
+
+def win_rate_table(run_dir: str | Path) -> list[dict[str, Any]]:
+    """The final evaluation's win rates (one row per baseline); [] before the run finished."""
+    evaluation = load_evaluation(run_dir)
+    return list(evaluation["win_rates"]) if evaluation else []
+
+
+def elo_table(run_dir: str | Path) -> list[dict[str, Any]]:
+    """The final tournament's Elo rows (best first) with short agent labels; [] if none."""
+    evaluation = load_evaluation(run_dir)
+    if not evaluation or not evaluation.get("elo"):
+        return []
+    checkpoint = evaluation.get("checkpoint")
+    return [{**row, "agent": agent_label(str(row["agent"]), checkpoint)}
+            for row in evaluation["elo"]]
+
+
+def table_markdown(rows: list[dict[str, Any]], columns: list[str] | None = None) -> str:
+    """Rows as a Markdown table (for ``IPython.display.Markdown``)."""
+    from train.evaluate import markdown_table
+
+    return markdown_table(rows, columns)
+
+
+def summary(run_dir: str | Path) -> dict[str, Any]:
+    """Headline facts of a run: env, players, timesteps, updates, final smoothed win rate."""
+    config = load_config(run_dir)
+    records = load_metrics(run_dir)
+    curve = learning_curve(run_dir)
+    last = curve["win_rate_smoothed"][-1] if len(records) else float("nan")
+    return {
+        "run": Path(run_dir).name,
+        "env": config.get("env"),
+        "players": config.get("players"),
+        "timesteps": int(records[-1]["timesteps"]) if records else 0,
+        "updates": int(records[-1]["updates"]) if records else 0,
+        "games": int(records[-1].get("games_total", 0)) if records else 0,
+        "final_win_rate_smoothed": float(last),
+    }
+
+
+# ---------------------------------------------------------------------- plots
+def plot_learning_curve(curve: dict[str, np.ndarray], title: str = "") -> Any:
+    """A matplotlib Figure: win rate per update (raw, smoothed, per opponent kind)."""
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(8, 4.5))
+    x = curve["timesteps"]
+    ax.plot(x, curve["win_rate"], color="0.75", lw=1, label="win rate (per update)")
+    ax.plot(x, curve["win_rate_smoothed"], color="C0", lw=2, label="win rate (smoothed)")
+    for i, key in enumerate(k for k in curve if k.startswith("win_rate_vs_")):
+        ax.plot(x, smooth(curve[key], np.ones_like(x), 10), lw=1, ls="--", color=f"C{i + 1}",
+                label=key.replace("win_rate_vs_", "vs "))
+    ax.set_xlabel("learner timesteps")
+    ax.set_ylabel("share of games finished first")
+    ax.set_ylim(0, 1)
+    ax.grid(alpha=0.3)
+    ax.legend(loc="best", fontsize="small")
+    ax.set_title(title or "self-play learning curve")
+    fig.tight_layout()
+    return fig
+
+
+def plot_elo(rows: list[dict[str, Any]], title: str = "") -> Any:
+    """A matplotlib Figure: Elo per agent with its confidence interval (horizontal bars)."""
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7, 0.6 * max(len(rows), 1) + 1.5))
+    if rows:
+        names = [r["agent"] for r in rows][::-1]
+        elo = np.array([r["elo"] for r in rows], dtype=float)[::-1]
+        low = np.array([r.get("elo_low", r["elo"]) for r in rows], dtype=float)[::-1]
+        high = np.array([r.get("elo_high", r["elo"]) for r in rows], dtype=float)[::-1]
+        ax.barh(names, elo - elo.min() + 50, left=elo.min() - 50, color="C0", alpha=0.6)
+        ax.errorbar(elo, names, xerr=[elo - low, high - elo], fmt="o", color="k", capsize=4)
+        ax.set_xlabel("Elo (random anchored)")
+    else:
+        ax.text(0.5, 0.5, "no Elo table in this run", ha="center", va="center")
+        ax.set_axis_off()
+    ax.set_title(title or "final Elo")
+    fig.tight_layout()
+    return fig

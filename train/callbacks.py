@@ -1,0 +1,140 @@
+"""The self-play training callback: win-rate logs, progress bar, snapshots, checkpoints.
+
+Hooks into MaskablePPO's loop:
+
+* every env step: read the finished games from the VecEnv infos (the learner's rank reward,
+  whether it finished first, which kind of opponent it met) and advance the progress bar;
+* at the end of each rollout: log the rollout's win rates to TensorBoard (``selfplay/*``) and
+  append one JSON line to ``metrics.jsonl`` (what ``train.analysis`` reads);
+* at the start of a rollout, i.e. after an update: every ``snapshot_every`` updates freeze the
+  policy into the opponent pool (and ``pool/``), every ``checkpoint_every`` updates write
+  ``checkpoints/latest.zip`` atomically.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections import deque
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from stable_baselines3.common.callbacks import BaseCallback
+from tqdm import tqdm
+
+from train.checkpoint import save_checkpoint
+from train.pool import KINDS, OpponentPool
+
+
+class SelfPlayCallback(BaseCallback):
+    """Logs, snapshots and checkpoints of a self-play run.
+
+    Args:
+        pool: the opponent pool snapshots go into.
+        run_dir: the run directory (``metrics.jsonl``, ``pool/``, ``checkpoints/``).
+        total_timesteps: the run's target, for the progress bar.
+        metadata: returns the checkpoint metadata at the current point of training.
+        updates: updates already done (a resumed run continues the count).
+        snapshot_every, checkpoint_every: in updates; 0 turns them off.
+        progress: show the tqdm bar.
+        window: finished games the bar's win rate is taken over.
+    """
+
+    def __init__(self, pool: OpponentPool, run_dir: Path, total_timesteps: int,
+                 metadata: Callable[[], dict[str, Any]], updates: int = 0,
+                 snapshot_every: int = 0, checkpoint_every: int = 0, progress: bool = True,
+                 window: int = 500):
+        super().__init__(verbose=0)
+        self.pool = pool
+        self.run_dir = Path(run_dir)
+        self.total_timesteps = int(total_timesteps)
+        self.metadata = metadata
+        self.updates = int(updates)
+        self.snapshot_every = int(snapshot_every)
+        self.checkpoint_every = int(checkpoint_every)
+        self.progress = progress
+        self.recent: deque[bool] = deque(maxlen=window)
+        self.games_total = 0
+        self._rollout: list[tuple[bool, str, float, int]] = []
+        self._bar: tqdm | None = None
+        self._t_start = time.time()
+        self._steps_start = 0
+        self._last_saved = self.updates
+
+    # ------------------------------------------------------------------ training loop hooks
+    def _on_training_start(self) -> None:
+        self._t_start = time.time()
+        self._steps_start = self.model.num_timesteps
+        if self.progress:
+            self._bar = tqdm(total=self.total_timesteps, initial=self.model.num_timesteps,
+                             unit="step", dynamic_ncols=True, desc="self-play")
+
+    def _on_step(self) -> bool:
+        dones = self.locals["dones"]
+        infos = self.locals["infos"]
+        for row in np.flatnonzero(dones):
+            info = infos[row]
+            first = bool(info["learner_first"])
+            self.recent.append(first)
+            self._rollout.append((first, info["opponent_kind"], info["episode"]["r"],
+                                  info["episode"]["l"]))
+        if self._bar is not None:
+            self._bar.update(len(dones))
+        return True
+
+    def _on_rollout_start(self) -> None:
+        # Runs after each update: the policy here is the one those updates produced.
+        if self.updates == self._last_saved:
+            return
+        self._last_saved = self.updates
+        if self.snapshot_every and self.updates % self.snapshot_every == 0:
+            self.pool.add_snapshot(self.model.policy, self.model.num_timesteps,
+                                   self.run_dir / "pool")
+        if self.checkpoint_every and self.updates % self.checkpoint_every == 0:
+            save_checkpoint(self.model, self.run_dir / "checkpoints" / "latest.zip",
+                            self.metadata())
+
+    def _on_rollout_end(self) -> None:
+        self.updates += 1
+        games = self._rollout
+        self._rollout = []
+        self.games_total += len(games)
+        record: dict[str, Any] = {
+            "timesteps": int(self.model.num_timesteps),
+            "updates": self.updates,
+            "wall_s": round(time.time() - self._t_start, 3),
+            "steps_per_s": round((self.model.num_timesteps - self._steps_start)
+                                 / max(time.time() - self._t_start, 1e-9), 1),
+            "games": len(games),
+            "games_total": self.games_total,
+        }
+        if games:
+            firsts = np.array([g[0] for g in games])
+            record["win_rate"] = float(firsts.mean())
+            record["mean_reward"] = float(np.mean([g[2] for g in games]))
+            record["mean_length"] = float(np.mean([g[3] for g in games]))
+            kinds = np.array([g[1] for g in games])
+            record["win_rate_vs"] = {k: float(firsts[kinds == k].mean()) for k in KINDS
+                                     if (kinds == k).any()}
+            self.logger.record("selfplay/win_rate", record["win_rate"])
+            self.logger.record("selfplay/mean_reward", record["mean_reward"])
+            for kind, rate in record["win_rate_vs"].items():
+                self.logger.record(f"selfplay/win_rate_vs_{kind}", rate)
+        self.logger.record("selfplay/games", self.games_total)
+        self.logger.record("selfplay/snapshots", len(self.pool.describe()["snapshot"]))
+        # The previous update's losses (SB3 records them after its dump).
+        for key, value in self.logger.name_to_value.items():
+            if key.startswith("train/"):
+                record[key] = float(value)
+        with open(self.run_dir / "metrics.jsonl", "a", encoding="utf-8") as handle:
+            handle.write(json.dumps(record) + "\n")
+        if self._bar is not None and self.recent:
+            self._bar.set_postfix(win=f"{np.mean(self.recent):.3f}", games=self.games_total,
+                                  refresh=False)
+
+    def _on_training_end(self) -> None:
+        if self._bar is not None:
+            self._bar.close()
+            self._bar = None

@@ -1,0 +1,214 @@
+"""The self-play config: one dataclass, a docstring per field, and the same thing as the CLI.
+
+As CleanRL's ``Args`` (with tyro), every field of ``Config`` is an option of
+``python -m train.selfplay``: ``--num-envs 64`` sets ``num_envs``, booleans take
+``--flag``/``--no-flag``, and the field's docstring is its ``--help`` text. Unknown options
+are rejected. With ``--resume CKPT`` the fields not given on the command line come from the
+config stored in the checkpoint, so a resumed run continues with the same settings.
+
+Defaults target the laptop run the README promises: ``cairo`` at 3 players finishing in about
+15 minutes on 2 CPU cores (training, then evaluation). They are estimates until measured on
+cairo; ``timesteps`` is the knob that sets the wall time (learner steps/s x timesteps).
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import dataclasses
+import inspect
+import itertools
+import json
+import textwrap
+import types
+import typing
+from collections.abc import Sequence
+from typing import Any
+
+
+@dataclasses.dataclass
+class Config:
+    """Self-play MaskablePPO on a Tradewinds game."""
+
+    # ---------------------------------------------------------------- the game
+    env: str | None = None
+    """env id to train on (see envs.list_envs()); with --resume, taken from the checkpoint"""
+    players: int | None = None
+    """seats per game; by default 3 where the game allows it, else its smallest count"""
+    game_options: str = "{}"
+    """game options as a JSON object, e.g. '{"reveal_money": false}'"""
+
+    # ---------------------------------------------------------------- the run
+    exp_name: str = "selfplay"
+    """experiment name, part of the run directory name"""
+    seed: int = 0
+    """seed of the games, the opponent draws and torch"""
+    out: str = "runs"
+    """directory that holds the run directories"""
+    resume: str | None = None
+    """checkpoint zip to continue from; the run continues in that checkpoint's run directory"""
+    torch_threads: int = 1
+    """torch CPU threads (the NumPy games and the small network gain little from more)"""
+    progress: bool = True
+    """show a tqdm progress bar with the learner's win rate"""
+
+    # ---------------------------------------------------------------- PPO
+    timesteps: int = 300_000
+    """total learner decisions to train on (a resumed run counts the ones already done)"""
+    num_envs: int = 64
+    """games played at once (the batch of the self-play VecEnv)"""
+    n_steps: int = 64
+    """learner steps per game per update: an update sees num_envs * n_steps decisions"""
+    batch_size: int = 512
+    """minibatch size of the PPO epochs"""
+    n_epochs: int = 4
+    """passes over each rollout"""
+    learning_rate: float = 3e-4
+    """Adam learning rate"""
+    anneal_lr: bool = True
+    """decay the learning rate linearly to 0 over the run"""
+    gamma: float = 0.995
+    """discount: the only reward is the rank at the end of the game"""
+    gae_lambda: float = 0.95
+    """GAE lambda"""
+    clip_range: float = 0.2
+    """PPO clip range"""
+    ent_coef: float = 0.01
+    """entropy bonus"""
+    vf_coef: float = 0.5
+    """value loss weight"""
+    max_grad_norm: float = 0.5
+    """gradient clipping norm"""
+    net_arch: str = "128,128"
+    """hidden layer sizes of the policy and value MLPs (comma separated; fixed on resume)"""
+
+    # ---------------------------------------------------------------- the opponent pool
+    opp_self: float = 0.3
+    """weight of the learner's live policy among opponents"""
+    opp_snapshot: float = 0.3
+    """weight of the learner's past snapshots"""
+    opp_scripted: float = 0.25
+    """weight of the game's scripted baselines (ignored while the game has none)"""
+    opp_random: float = 0.15
+    """weight of the uniform-random agent"""
+    snapshot_every: int = 4
+    """updates between two snapshots added to the pool (0: none)"""
+    max_snapshots: int = 20
+    """newest snapshots kept in the draw"""
+    opponent_deterministic: bool = False
+    """policy opponents play their argmax instead of sampling"""
+
+    # ---------------------------------------------------------------- checkpoints and eval
+    checkpoint_every: int = 8
+    """updates between two checkpoints (one is always written at the end)"""
+    eval_games: int = 300
+    """games per baseline in the final evaluation (the learner's seat rotates)"""
+    elo_games: int = 60
+    """games per pairing of the final Elo tournament (0: skip it)"""
+
+    def resolved_players(self) -> int:
+        """The player count to use: ``players``, or 3 if the game allows it, else its minimum."""
+        from envs.core.registry import game_class
+
+        if self.players is not None:
+            return self.players
+        counts = game_class(self.env).PLAYER_COUNTS
+        return 3 if 3 in counts else min(counts)
+
+    def options(self) -> dict[str, Any]:
+        """``game_options`` parsed."""
+        try:
+            options = json.loads(self.game_options)
+        except json.JSONDecodeError as err:
+            raise ValueError(f"--game-options must be a JSON object: {err}") from err
+        if not isinstance(options, dict):
+            raise ValueError(f"--game-options must be a JSON object, got {self.game_options!r}")
+        return options
+
+    def hidden_sizes(self) -> list[int]:
+        """``net_arch`` parsed."""
+        try:
+            sizes = [int(part) for part in self.net_arch.split(",") if part.strip()]
+        except ValueError as err:
+            raise ValueError(f"--net-arch must be comma-separated ints: {err}") from err
+        if not sizes or min(sizes) < 1:
+            raise ValueError(f"--net-arch must be positive ints, got {self.net_arch!r}")
+        return sizes
+
+    def opponent_weights(self) -> dict[str, float]:
+        return {"self": self.opp_self, "snapshot": self.opp_snapshot,
+                "scripted": self.opp_scripted, "random": self.opp_random}
+
+
+def field_docs(cls: type = Config) -> dict[str, str]:
+    """Field name -> the docstring written under it in the class body."""
+    tree = ast.parse(textwrap.dedent(inspect.getsource(cls)))
+    body = tree.body[0].body
+    docs = {}
+    for node, after in itertools.pairwise(body):
+        if (isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name)
+                and isinstance(after, ast.Expr) and isinstance(after.value, ast.Constant)
+                and isinstance(after.value.value, str)):
+            docs[node.target.id] = " ".join(after.value.value.split())
+    return docs
+
+
+def _scalar_type(hint: Any) -> type:
+    """``int`` for ``int`` and ``int | None`` alike."""
+    if isinstance(hint, types.UnionType) or typing.get_origin(hint) is typing.Union:
+        (inner,) = [a for a in typing.get_args(hint) if a is not type(None)]
+        return inner
+    return hint
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The CLI: one option per field; defaults are suppressed so given options are known."""
+    parser = argparse.ArgumentParser(
+        prog="python -m train.selfplay",
+        description="Train a MaskablePPO agent on a Tradewinds game by self-play.",
+        argument_default=argparse.SUPPRESS,
+        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+    )
+    docs = field_docs()
+    hints = typing.get_type_hints(Config)
+    for field in dataclasses.fields(Config):
+        flag = "--" + field.name.replace("_", "-")
+        kind = _scalar_type(hints[field.name])
+        help_text = f"{docs.get(field.name, '')} (default: {field.default!r})"
+        if kind is bool:
+            parser.add_argument(flag, dest=field.name, action=argparse.BooleanOptionalAction,
+                                help=help_text)
+        else:
+            metavar = field.name.upper() if kind is str else kind.__name__.upper()
+            parser.add_argument(flag, dest=field.name, type=kind, metavar=metavar,
+                                help=help_text)
+    return parser
+
+
+def parse_args(argv: Sequence[str] | None = None) -> tuple[Config, set[str]]:
+    """Parse the command line (``sys.argv[1:]`` by default).
+
+    Returns:
+        the config with the given options applied to the defaults, and the names of the
+        fields given on the command line (``--resume`` merges the others from the checkpoint).
+    """
+    given = vars(build_parser().parse_args(argv))
+    return dataclasses.replace(Config(), **given), set(given)
+
+
+def merge_resumed(stored: dict[str, Any], cli: Config, given: set[str]) -> Config:
+    """The config of a resumed run: the checkpoint's, overridden by the options given now.
+
+    Raises:
+        ValueError: an option that cannot change mid-run (env, players, game options,
+            network) differs from the checkpoint's.
+    """
+    known = {f.name for f in dataclasses.fields(Config)}
+    base = Config(**{k: v for k, v in stored.items() if k in known})
+    for name in ("env", "players", "game_options", "net_arch"):
+        if name in given and getattr(cli, name) != getattr(base, name):
+            raise ValueError(
+                f"--{name.replace('_', '-')} {getattr(cli, name)!r} differs from the "
+                f"checkpoint's {getattr(base, name)!r}; it cannot change when resuming"
+            )
+    return dataclasses.replace(base, **{k: getattr(cli, k) for k in given})

@@ -1,0 +1,180 @@
+"""Self-play MaskablePPO on a Tradewinds game: ``python -m train.selfplay --env cairo``.
+
+Reads top to bottom like CleanRL's ``ppo.py``: config, run directory, seeding, opponent pool
+and batched self-play env, agent, training loop (SB3's, with a callback for the self-play
+bookkeeping), final checkpoint, evaluation.
+
+A run directory ``{out}/{env}_v{VERSION}__{exp_name}__{seed}__{unix time}/`` holds::
+
+    config.json             the resolved config (also printed at the start)
+    checkpoints/latest.zip  written every --checkpoint-every updates and at the end
+    checkpoints/final.zip   the trained agent (an SB3 zip with tradewinds.json metadata)
+    pool/snapshot_*.pt      the learner's past snapshots, opponents in the pool
+    tb/                     TensorBoard logs (rollout/*, train/*, selfplay/win_rate*)
+    metrics.jsonl           one JSON line per update (train.analysis reads it)
+    eval.json, eval.md      the final evaluation table (and Elo where available)
+
+``--resume runs/.../checkpoints/latest.zip`` continues that run in its directory: the
+timesteps already done count towards --timesteps, the pool snapshots are reloaded, and the
+settings not given again come from the checkpoint.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+import torch
+from sb3_contrib import MaskablePPO
+from stable_baselines3.common.logger import configure
+from stable_baselines3.common.utils import set_random_seed
+
+import envs
+from agents.policy import checkpoint_info, load_policy_agent
+from agents.random_agent import RandomAgent
+from envs.core.registry import game_class
+from train.callbacks import SelfPlayCallback
+from train.checkpoint import atomic_write_text, find_run_dir, git_revision, save_checkpoint
+from train.config import merge_resumed, parse_args
+from train.evaluate import elo_tournament, markdown_table, win_rates
+from train.pool import OpponentPool, make_scripted_agent, scripted_agent_names
+from train.vec_env import SelfPlayVecEnv
+
+
+def main(argv: Sequence[str] | None = None) -> Path:
+    """Run self-play training; returns the run directory."""
+    # ------------------------------------------------------------------ 1. config
+    cfg, given = parse_args(argv)
+    resumed = None
+    if cfg.resume:
+        resumed = checkpoint_info(cfg.resume)
+        cfg = merge_resumed(resumed.get("config", {}), cfg, given)
+    if cfg.env is None:
+        raise SystemExit(f"--env is required; registered: {', '.join(envs.list_envs())}")
+    game_class(cfg.env)  # a clear error for an unknown id
+    cfg = dataclasses.replace(cfg, players=cfg.resolved_players())
+    game = envs.make_game(cfg.env, cfg.players, **cfg.options())
+    version = game_class(cfg.env).VERSION
+    if resumed is not None and (resumed["env_id"], resumed["num_players"],
+                                resumed["version"]) != (cfg.env, cfg.players, version):
+        raise ValueError(f"{cfg.resume} is a {resumed['env_id']} v{resumed['version']} "
+                         f"{resumed['num_players']}-player checkpoint, not "
+                         f"{cfg.env} v{version} {cfg.players}-player")
+
+    # ------------------------------------------------------------------ 2. run directory
+    run_dir = find_run_dir(cfg.resume) if cfg.resume else None
+    if run_dir is None:
+        run_name = f"{cfg.env}_v{version}__{cfg.exp_name}__{cfg.seed}__{int(time.time())}"
+        run_dir = Path(cfg.out) / run_name
+    run_dir.mkdir(parents=True, exist_ok=True)
+    config_text = json.dumps(dataclasses.asdict(cfg), indent=2)
+    print(f"run directory: {run_dir}\nconfig: {config_text}", flush=True)
+    atomic_write_text(run_dir / "config.json", config_text + "\n")
+
+    # ------------------------------------------------------------------ 3. seeding
+    torch.set_num_threads(cfg.torch_threads)
+    set_random_seed(cfg.seed)
+
+    # ------------------------------------------------------------------ 4. opponents and env
+    pool = OpponentPool(cfg.opponent_weights(), max_snapshots=cfg.max_snapshots,
+                        opponent_deterministic=cfg.opponent_deterministic, seed=cfg.seed)
+    pool.add_baselines(cfg.env, cfg.players)
+    if resumed is not None:
+        pool.load_snapshots(run_dir / "pool")
+    env = SelfPlayVecEnv(game, cfg.num_envs, pool, seed=cfg.seed)
+
+    # ------------------------------------------------------------------ 5. agent
+    lr = cfg.learning_rate
+    hidden = cfg.hidden_sizes()
+    model = MaskablePPO(
+        "MlpPolicy",
+        env,
+        learning_rate=(lambda remaining: remaining * lr) if cfg.anneal_lr else lr,
+        n_steps=cfg.n_steps,
+        batch_size=cfg.batch_size,
+        n_epochs=cfg.n_epochs,
+        gamma=cfg.gamma,
+        gae_lambda=cfg.gae_lambda,
+        clip_range=cfg.clip_range,
+        ent_coef=cfg.ent_coef,
+        vf_coef=cfg.vf_coef,
+        max_grad_norm=cfg.max_grad_norm,
+        policy_kwargs={"net_arch": {"pi": hidden, "vf": hidden}},
+        seed=cfg.seed,
+        device="cpu",
+        verbose=0,
+    )
+    model.set_logger(configure(str(run_dir / "tb"), ["tensorboard"]))
+    pool.set_learner(model.policy)
+    updates = 0
+    if resumed is not None:
+        model.set_parameters(cfg.resume, device="cpu")
+        model.num_timesteps = int(resumed["timesteps"])
+        model._n_updates = int(resumed.get("n_updates", 0))
+        updates = int(resumed.get("updates", 0))
+        env.restore_episodes(resumed.get("env_episodes", []))
+        print(f"resumed from {cfg.resume} at {model.num_timesteps} timesteps, "
+              f"{len(pool.describe()['snapshot'])} snapshots in the pool", flush=True)
+
+    def metadata() -> dict:
+        return {
+            "env_id": cfg.env, "num_players": cfg.players, "version": version,
+            "options": game.options, "timesteps": int(model.num_timesteps),
+            "n_updates": int(model._n_updates), "updates": callback.updates,
+            "env_episodes": env.episodes.tolist(), "config": dataclasses.asdict(cfg),
+            "git_rev": git_revision(), "saved_at": time.strftime("%Y-%m-%dT%H:%M:%S"),
+        }
+
+    # ------------------------------------------------------------------ 6. train
+    callback = SelfPlayCallback(
+        pool, run_dir, total_timesteps=cfg.timesteps, metadata=metadata, updates=updates,
+        snapshot_every=cfg.snapshot_every, checkpoint_every=cfg.checkpoint_every,
+        progress=cfg.progress,
+    )
+    remaining = cfg.timesteps - model.num_timesteps
+    t0 = time.time()
+    if remaining > 0:
+        model.learn(total_timesteps=remaining, callback=callback, reset_num_timesteps=False,
+                    log_interval=1)
+    train_s = time.time() - t0
+    steps_done = max(model.num_timesteps - int(resumed["timesteps"] if resumed else 0), 0)
+    print(f"trained {steps_done} steps in {train_s:.1f}s "
+          f"({steps_done / max(train_s, 1e-9):.0f} steps/s); {callback.games_total} games",
+          flush=True)
+    save_checkpoint(model, run_dir / "checkpoints" / "latest.zip", metadata())
+    final = save_checkpoint(model, run_dir / "checkpoints" / "final.zip", metadata())
+    env.close()
+
+    # ------------------------------------------------------------------ 7. evaluate
+    agent = load_policy_agent(final, cfg.env, cfg.players, name="final")
+    opponents = {"random": RandomAgent(seed=cfg.seed + 9)}
+    for name in scripted_agent_names(cfg.env):
+        opponents[name] = make_scripted_agent(name, cfg.env, cfg.players, seed=cfg.seed + 9)
+    rows = win_rates(game, agent, opponents, cfg.eval_games, seed=10**6 + cfg.seed)
+    tournament = None
+    if cfg.elo_games > 0:
+        tournament = elo_tournament(cfg.env, cfg.players, [str(final), *opponents],
+                                    cfg.elo_games, seed=cfg.seed)
+    elo = tournament.rows() if tournament is not None else None
+    evaluation = {"env_id": cfg.env, "num_players": cfg.players, "version": version,
+                  "timesteps": int(model.num_timesteps), "checkpoint": str(final),
+                  "win_rates": rows, "elo": elo, "train_seconds": round(train_s, 1)}
+    report = (f"## {cfg.env} v{version}, {cfg.players} players, "
+              f"{model.num_timesteps} timesteps\n\n"
+              f"Win rate = share of games the agent finishes first, its seat rotated.\n\n"
+              + markdown_table(rows) + "\n")
+    if tournament is not None:
+        tournament.write(run_dir)
+        report += "\n" + tournament.to_markdown() + "\n"
+    atomic_write_text(run_dir / "eval.json", json.dumps(evaluation, indent=2) + "\n")
+    atomic_write_text(run_dir / "eval.md", report)
+    print(report, flush=True)
+    return run_dir
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
