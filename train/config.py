@@ -101,7 +101,7 @@ class Config:
     # ---------------------------------------------------------------- checkpoints and eval
     checkpoint_every: int = 8
     """updates between two checkpoints (one is always written at the end)"""
-    eval_games: int = 300
+    eval_games: int = 150
     """games per baseline in the final evaluation (the learner's seat rotates)"""
     elo_games: int = 60
     """games per pairing of the final Elo tournament (0: skip it)"""

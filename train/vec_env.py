@@ -45,10 +45,25 @@ from stable_baselines3.common.vec_env.base_vec_env import (
     VecEnvStepReturn,
 )
 
+from envs.core import game as game_module
 from envs.core import rng as rnglib
 from envs.core.game import Game
 from envs.core.state import BatchState
 from train.pool import OpponentPool
+
+# The base Game caches a state's legal mask under this attribute (envs.core.game); seeding it
+# for a sub-batch avoids recomputing legality the full batch already has. If the core ever
+# renames it, the seeding silently stops and only speed is lost.
+_MASK_CACHE_KEY = getattr(game_module, "_MASK_CACHE", None)
+
+
+def _seed_mask_cache(part: BatchState, mask: np.ndarray) -> None:
+    """Give ``part`` (rows taken from a state) the legal mask of those rows, read-only."""
+    if _MASK_CACHE_KEY is not None:
+        mask = np.array(mask, dtype=bool)
+        mask.flags.writeable = False
+        part.__dict__[_MASK_CACHE_KEY] = mask
+
 
 # Salt separating the opponent draws from the game's own chance (which hashes the bare seed).
 _OPPONENT_SALT = 0x5E1F_01A7
@@ -176,9 +191,18 @@ class SelfPlayVecEnv(VecEnv):
             seats = sub.current_player.astype(np.int64)
             actions = np.zeros(idx.size, dtype=np.int64)
             owners = self.opponent_id[idx]
-            for member_id in np.unique(owners):
+            groups = np.unique(owners)
+            if groups.size > 1:
+                # Legality is computed once per inner step and shared by the groups and by
+                # the step's validation; it is the dominant cost of rich games.
+                mask = self.game.legal_action_mask(sub)
+            for member_id in groups:
                 group = owners == member_id
-                part = sub if group.all() else sub.take(group)
+                if groups.size == 1:
+                    part = sub
+                else:
+                    part = sub.take(group)
+                    _seed_mask_cache(part, mask[group])
                 agent = self.pool.members[int(member_id)].agent
                 actions[group] = agent.act(self.game, part, seats[group])
             self.game.step(sub, actions)

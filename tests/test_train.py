@@ -1,0 +1,206 @@
+"""``python -m train.selfplay`` end to end on the toy game: run, checkpoint, resume, analysis."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+from toy_agents import TOY_BASELINES
+
+import agents
+
+pytest.importorskip("sb3_contrib")
+
+import torch
+
+from agents.policy import checkpoint_info, load_policy_agent
+from train import analysis
+from train.config import Config, build_parser, field_docs, merge_resumed, parse_args
+from train.selfplay import main
+
+torch.set_num_threads(1)
+
+TINY = ["--env", "toy", "--players", "3", "--num-envs", "16", "--n-steps", "32",
+        "--batch-size", "128", "--net-arch", "32,32", "--snapshot-every", "1",
+        "--checkpoint-every", "2", "--eval-games", "30", "--elo-games", "6", "--no-progress"]
+
+
+@pytest.fixture(scope="module")
+def toy_baselines():
+    agents.register_baselines("toy", TOY_BASELINES)
+    yield
+    agents.unregister_baselines("toy")
+
+
+@pytest.fixture(scope="module")
+def tiny_run(tmp_path_factory, toy_baselines) -> Path:
+    """A 2,048-step run (4 updates) with the toy scripted baselines in the pool."""
+    out = tmp_path_factory.mktemp("runs")
+    return main([*TINY, "--timesteps", "2048", "--out", str(out), "--exp-name", "tiny"])
+
+
+def test_tiny_run_writes_its_files(tiny_run):
+    assert tiny_run.name.startswith("toy_v1__tiny__0__")
+    config = json.loads((tiny_run / "config.json").read_text())
+    assert config["env"] == "toy" and config["players"] == 3 and config["timesteps"] == 2048
+    for name in ("checkpoints/final.zip", "checkpoints/latest.zip", "eval.json", "eval.md",
+                 "metrics.jsonl", "toy_elo.md", "toy_elo.csv"):
+        assert (tiny_run / name).is_file(), name
+    assert list((tiny_run / "tb").rglob("events.out.tfevents.*"))
+    assert len(list((tiny_run / "pool").glob("snapshot_*.pt"))) == 3  # after updates 1..3
+    assert not list(tiny_run.rglob(".tmp-*")), "no temporary files left behind"
+    records = analysis.load_metrics(tiny_run)
+    assert [r["updates"] for r in records] == [1, 2, 3, 4]
+    assert {"win_rate", "win_rate_vs", "steps_per_s"} <= set(records[-1])
+    assert "train/loss" in records[-1]
+
+
+def test_checkpoint_metadata_and_policy_agent(tiny_run):
+    final = tiny_run / "checkpoints" / "final.zip"
+    info = checkpoint_info(final)
+    assert info["env_id"] == "toy" and info["num_players"] == 3
+    assert info["version"] == info["VERSION"] == 1
+    assert info["timesteps"] == 2048 and info["updates"] == 4
+    agent = load_policy_agent(final, "toy", 3)
+    import envs
+
+    game = envs.make_game("toy", 3)
+    state = game.init(64, seed=0)
+    for seat in range(3):
+        actions = agent.act(game, state, seat)
+        mask = game.legal_action_mask(state)
+        rows = state.current_player == seat
+        assert actions.shape == (64,) and actions.dtype == np.int64
+        assert mask[np.flatnonzero(rows), actions[rows]].all()
+    # The agent registry loads it as well.
+    made = agents.make_agent(str(final), "toy", 3)
+    np.testing.assert_array_equal(made.act(game, state, 0), agent.act(game, state, 0))
+
+
+def test_resume_continues_the_run(tiny_run, tmp_path):
+    tiny_run = Path(shutil.copytree(tiny_run, tmp_path / tiny_run.name))
+    latest = tiny_run / "checkpoints" / "latest.zip"
+    snapshots_before = sorted(p.name for p in (tiny_run / "pool").glob("snapshot_*.pt"))
+    again = main(["--resume", str(latest), "--timesteps", "3072", "--no-progress",
+                  "--elo-games", "0"])
+    assert again == tiny_run, "a resumed run continues in its own directory"
+    info = checkpoint_info(tiny_run / "checkpoints" / "final.zip")
+    assert info["timesteps"] == 3072 and info["updates"] == 6
+    assert info["config"]["num_envs"] == 16, "settings come from the checkpoint"
+    snapshots = sorted(p.name for p in (tiny_run / "pool").glob("snapshot_*.pt"))
+    assert snapshots[: len(snapshots_before)] == snapshots_before
+    assert len(snapshots) == len(snapshots_before) + 1  # after update 5
+    records = analysis.load_metrics(tiny_run)
+    assert [r["updates"] for r in records] == [1, 2, 3, 4, 5, 6]
+    assert records[-1]["timesteps"] == 3072
+    # Nothing left to do: a resume at the target only evaluates.
+    assert main(["--resume", str(latest), "--timesteps", "3072", "--no-progress",
+                 "--elo-games", "0", "--eval-games", "3"]) == tiny_run
+
+
+def test_resume_refuses_to_change_the_game(tiny_run):
+    latest = tiny_run / "checkpoints" / "latest.zip"
+    with pytest.raises(ValueError, match="cannot change"):
+        main(["--resume", str(latest), "--players", "2"])
+
+
+def test_analysis_reads_the_run(tiny_run, monkeypatch):
+    curve = analysis.learning_curve(tiny_run)
+    lengths = {len(v) for v in curve.values()}
+    assert len(lengths) == 1 and lengths.pop() >= 4
+    assert np.all((curve["win_rate"] >= 0) & (curve["win_rate"] <= 1))
+    assert np.all(np.diff(curve["timesteps"]) > 0)
+    assert any(k.startswith("win_rate_vs_") for k in curve)
+    rows = analysis.win_rate_table(tiny_run)
+    assert {r["opponent"] for r in rows} == {"random", "highest_first", "lowest_first"}
+    elo = analysis.elo_table(tiny_run)
+    assert {r["agent"] for r in elo} >= {"random", "trained (final.zip)"}
+    assert analysis.summary(tiny_run)["env"] == "toy"
+    monkeypatch.setenv(analysis.RUN_DIR_ENV, str(tiny_run))
+    assert analysis.resolve_run_dir() == tiny_run
+    monkeypatch.delenv(analysis.RUN_DIR_ENV)
+    assert analysis.resolve_run_dir(out=tiny_run.parent, env_id="toy") == tiny_run
+    with pytest.raises(FileNotFoundError, match=r"train\.selfplay"):
+        analysis.resolve_run_dir(out=tiny_run.parent, env_id="cairo")
+    matplotlib = pytest.importorskip("matplotlib")
+    matplotlib.use("Agg")
+    assert analysis.plot_learning_curve(curve).axes
+    assert analysis.plot_elo(elo).axes
+
+
+def test_metrics_reader_skips_a_torn_line(tmp_path):
+    lines = [json.dumps({"timesteps": t, "updates": i, "win_rate": 0.5, "games": 4})
+             for i, t in enumerate((100, 200), start=1)]
+    (tmp_path / "metrics.jsonl").write_text("\n".join(lines) + '\n{"timesteps": 3')
+    assert [r["timesteps"] for r in analysis.load_metrics(tmp_path)] == [100, 200]
+    smoothed = analysis.smooth(np.array([1.0, np.nan, 0.0]), np.array([1, 5, 3]), 2)
+    np.testing.assert_allclose(smoothed, [1.0, 1.0, 0.0])
+
+
+# ---------------------------------------------------------------------- the config and CLI
+def test_every_config_field_is_a_documented_option():
+    docs = field_docs()
+    parser_help = build_parser().format_help()
+    for name in Config.__dataclass_fields__:
+        assert docs.get(name), f"field {name} has no docstring"
+        assert "--" + name.replace("_", "-") in parser_help
+
+
+def test_cli_parses_types_and_rejects_unknown_options(capsys):
+    cfg, given = parse_args(["--env", "toy", "--num-envs", "8", "--no-anneal-lr",
+                             "--learning-rate", "1e-3"])
+    assert (cfg.env, cfg.num_envs, cfg.anneal_lr, cfg.learning_rate) == ("toy", 8, False, 1e-3)
+    assert given == {"env", "num_envs", "anneal_lr", "learning_rate"}
+    with pytest.raises(SystemExit):
+        parse_args(["--env", "toy", "--no-such-option", "1"])
+    assert "unrecognized arguments" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        parse_args(["--num-envs", "many"])
+
+
+def test_resumed_config_keeps_the_checkpoints_settings_unless_given():
+    stored = {**Config(env="toy", players=3, num_envs=16).__dict__, "removed_field": 1}
+    cli, given = parse_args(["--resume", "x.zip", "--timesteps", "99"])
+    merged = merge_resumed(stored, cli, given)
+    assert (merged.env, merged.num_envs, merged.timesteps, merged.resume) == (
+        "toy", 16, 99, "x.zip")
+    cli, given = parse_args(["--resume", "x.zip", "--net-arch", "8"])
+    with pytest.raises(ValueError, match="net-arch"):
+        merge_resumed(stored, cli, given)
+
+
+def test_default_player_count_and_bad_values():
+    assert Config(env="toy").resolved_players() == 3
+    with pytest.raises(ValueError, match="JSON"):
+        Config(game_options="{nope").options()
+    with pytest.raises(ValueError, match="net-arch"):
+        Config(net_arch="a,b").hidden_sizes()
+
+
+def test_run_without_env_exits_with_the_valid_ids():
+    with pytest.raises(SystemExit, match="--env is required"):
+        main(["--timesteps", "10"])
+
+
+# ---------------------------------------------------------------------- reproducibility
+def test_training_is_deterministic_for_a_seed(tmp_path, toy_baselines):
+    args = [*TINY, "--timesteps", "1024", "--eval-games", "3", "--elo-games", "0"]
+    runs = [main([*args, "--out", str(tmp_path / name)]) for name in ("a", "b")]
+    params = [torch.load(r / "pool" / "snapshot_0000000512.pt", weights_only=False)
+              ["state_dict"] for r in runs]
+    for key, value in params[0].items():
+        torch.testing.assert_close(value, params[1][key], rtol=0, atol=0)
+    metrics = [analysis.load_metrics(r) for r in runs]
+    assert [m["win_rate"] for m in metrics[0]] == [m["win_rate"] for m in metrics[1]]
+
+
+@pytest.mark.slow
+def test_default_toy_run_learns_to_beat_random(tmp_path, toy_baselines):
+    """A longer toy run (about a minute): the trained agent beats random clearly."""
+    run = main(["--env", "toy", "--timesteps", "60000", "--no-progress", "--elo-games", "0",
+                "--out", str(tmp_path)])
+    rows = {r["opponent"]: r for r in json.loads((run / "eval.json").read_text())["win_rates"]}
+    assert rows["random"]["win_rate"] > rows["random"]["chance"] + 0.15
