@@ -18,6 +18,13 @@ import numpy as np
 RUN_DIR_ENV = "TRADEWINDS_RUN_DIR"
 
 
+def default_out() -> Path:
+    """``runs/`` at the repository root (where ``python -m train.selfplay`` writes from there),
+    else ``runs/`` in the working directory."""
+    beside_repo = Path(__file__).resolve().parents[1] / "runs"
+    return beside_repo if beside_repo.is_dir() else Path("runs")
+
+
 def find_runs(out: str | Path = "runs", env_id: str | None = None) -> list[Path]:
     """Run directories under ``out`` (those with a config.json), oldest first.
 
@@ -34,10 +41,10 @@ def find_runs(out: str | Path = "runs", env_id: str | None = None) -> list[Path]
     return sorted(runs, key=started)
 
 
-def resolve_run_dir(run_dir: str | Path | None = None, out: str | Path = "runs",
+def resolve_run_dir(run_dir: str | Path | None = None, out: str | Path | None = None,
                     env_id: str | None = None) -> Path:
     """The run to analyse: ``run_dir`` if given, else ``$TRADEWINDS_RUN_DIR``, else the newest
-    run of ``env_id`` under ``out``.
+    run of ``env_id`` under ``out`` (``default_out()`` when None).
 
     Raises:
         FileNotFoundError: nothing found (the message says how to make a run).
@@ -48,6 +55,7 @@ def resolve_run_dir(run_dir: str | Path | None = None, out: str | Path = "runs",
         if not (path / "config.json").is_file():
             raise FileNotFoundError(f"{path} is not a run directory (no config.json)")
         return path
+    out = default_out() if out is None else Path(out)
     runs = find_runs(out, env_id)
     if not runs:
         game = env_id or "ENV"
@@ -157,6 +165,23 @@ def table_markdown(rows: list[dict[str, Any]], columns: list[str] | None = None)
     from train.evaluate import markdown_table
 
     return markdown_table(rows, columns)
+
+
+def evaluation_markdown(run_dir: str | Path) -> str:
+    """The final evaluation as Markdown: win rates against each baseline, then Elo."""
+    evaluation = load_evaluation(run_dir)
+    if evaluation is None:
+        return "_No evaluation yet: the run has not finished._"
+    text = (f"**{evaluation['env_id']} v{evaluation['version']}, "
+            f"{evaluation['num_players']} players, {evaluation['timesteps']} timesteps.** "
+            "Win rate: share of games the trained agent finishes first, its seat rotated "
+            "(chance is about 1/P).\n\n" + table_markdown(win_rate_table(run_dir)))
+    elo = elo_table(run_dir)
+    if elo:
+        columns = [c for c in ("rank", "agent", "elo", "elo_low", "elo_high", "games",
+                               "first_place_rate", "mean_reward") if c in elo[0]]
+        text += "\n\n**Elo** (random anchored, 95% interval)\n\n" + table_markdown(elo, columns)
+    return text
 
 
 def summary(run_dir: str | Path) -> dict[str, Any]:
