@@ -1,0 +1,214 @@
+"""Board geometry helpers: neighbour tables, bitboard flood fills, reachability and distances.
+
+The reachability rule (§5.1, R13) and the lure distances (§5.7) are the hot spots of the
+game, so they run on bitboards: one board of 182 cells is four ``uint64`` words, row ``y``
+occupying bits ``16*(y % 4) .. 16*(y % 4) + 13`` of word ``y // 4``. A 4-neighbour dilation is
+then a handful of shifts over an ``(M, 4)`` array for M boards at once. Horizontal shifts never
+carry a set bit into the wrong row, because columns 0 and 13 are restaurant cells and every
+flood is masked by the walkable cells, which are market cells only.
+
+``Reachability.placements`` answers, for many candidate tile cells at once, whether placing a tile
+there keeps every customer and entrance in one walkable component, and which neighbouring
+cells would still be connected to them (the possible entrances of a new stall). Most cells
+are settled by a local test on their 8-cell ring; only the possible cut cells get a flood
+fill of their own.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from envs.cairo.data import DIRECTIONS, HEIGHT, NUM_CELLS, WIDTH
+
+OUTSIDE = NUM_CELLS  # sentinel index of a cell off the grid; arrays get a False column there
+
+
+def _neighbour_tables() -> tuple[np.ndarray, np.ndarray]:
+    """Orthogonal neighbours (N, E, S, W) and the 8-cell ring (N, NE, E, SE, S, SW, W, NW)."""
+    ring_steps = ((0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1))
+    neighbours = np.full((NUM_CELLS, 4), OUTSIDE, dtype=np.intp)
+    ring = np.full((NUM_CELLS, 8), OUTSIDE, dtype=np.intp)
+    for k in range(NUM_CELLS):
+        x, y = k % WIDTH, k // WIDTH
+        for table, steps in ((neighbours, DIRECTIONS), (ring, ring_steps)):
+            for i, (dx, dy) in enumerate(steps):
+                if 0 <= x + dx < WIDTH and 0 <= y + dy < HEIGHT:
+                    table[k, i] = WIDTH * (y + dy) + x + dx
+    return neighbours, ring
+
+
+NEIGHBOURS, RING = _neighbour_tables()  # (182, 4) and (182, 8) intp, OUTSIDE off the grid
+
+
+def _local_ok_table() -> np.ndarray:
+    """For each 8-bit ring pattern: do the walkable orthogonal neighbours stay connected?
+
+    Consecutive ring cells are orthogonally adjacent, so two walkable orthogonal neighbours of
+    a cell stay connected without it when they lie on one run of walkable ring cells.
+    """
+    table = np.zeros(256, dtype=bool)
+    for code in range(256):
+        bits = [(code >> i) & 1 for i in range(8)]
+        if all(bits):
+            table[code] = True
+            continue
+        start = bits.index(0)
+        run_of = [-1] * 8
+        run = 0
+        for j in range(1, 9):
+            i = (start + j) % 8
+            if bits[i]:
+                run_of[i] = run
+            else:
+                run += 1
+        runs = {run_of[i] for i in (0, 2, 4, 6) if bits[i]}
+        table[code] = len(runs) <= 1
+    return table
+
+
+LOCAL_OK = _local_ok_table()  # (256,) bool
+_RING_WEIGHTS = (1 << np.arange(8)).astype(np.uint8)
+
+# ---------------------------------------------------------------- bitboards
+NUM_WORDS = 4
+_BIT_INDEX = np.array(
+    [64 * (k // WIDTH // 4) + 16 * (k // WIDTH % 4) + k % WIDTH for k in range(NUM_CELLS)],
+    dtype=np.intp,
+)  # (182,) position of each cell in the 256-bit board
+CELL_WORD = (_BIT_INDEX // 64).astype(np.intp)  # (182,) word holding each cell
+CELL_BIT = (np.uint64(1) << (_BIT_INDEX % 64).astype(np.uint64)).astype(np.uint64)  # (182,)
+
+
+def pack(mask: np.ndarray) -> np.ndarray:
+    """(M, 182) bool -> (M, 4) uint64 bitboards."""
+    buf = np.zeros((mask.shape[0], 64 * NUM_WORDS), dtype=bool)
+    buf[:, _BIT_INDEX] = mask
+    return np.packbits(buf, axis=1, bitorder="little").view("<u8")
+
+
+def unpack(boards: np.ndarray) -> np.ndarray:
+    """(M, 4) uint64 bitboards -> (M, 182) bool."""
+    bits = np.unpackbits(np.ascontiguousarray(boards).view(np.uint8), axis=1, bitorder="little")
+    return bits[:, _BIT_INDEX].astype(bool)
+
+
+def dilate(boards: np.ndarray, walk: np.ndarray) -> np.ndarray:
+    """One 4-neighbour growth step of (M, 4) bitboards, kept inside ``walk``."""
+    grown = boards | (boards << np.uint64(1)) | (boards >> np.uint64(1))
+    grown |= boards << np.uint64(16)
+    grown[:, 1:] |= boards[:, :-1] >> np.uint64(48)
+    grown |= boards >> np.uint64(16)
+    grown[:, :-1] |= boards[:, 1:] << np.uint64(48)
+    return grown & walk
+
+
+def flood(seed: np.ndarray, walk: np.ndarray) -> np.ndarray:
+    """The walkable cells connected to ``seed`` (both (M, 4) uint64), by repeated dilation."""
+    current = seed & walk
+    while True:
+        previous = current
+        for _ in range(4):
+            current = dilate(current, walk)
+        if np.array_equal(current, previous):
+            return current
+
+
+def has_cell(boards: np.ndarray, cells: np.ndarray) -> np.ndarray:
+    """Whether each board holds the given cell: boards (M, 4), cells (M,) or (M, n) ints >= 0."""
+    cells = np.asarray(cells)
+    rows = np.arange(boards.shape[0]).reshape((-1,) + (1,) * (cells.ndim - 1))
+    return (boards[rows, CELL_WORD[cells]] & CELL_BIT[cells]) != 0
+
+
+# ---------------------------------------------------------------- neighbourhood gathers
+def with_outside(mask: np.ndarray) -> np.ndarray:
+    """(M, 182) -> (M, 183) with a False (or -1) column for the OUTSIDE sentinel."""
+    pad = False if mask.dtype == bool else -1
+    return np.concatenate([mask, np.full((mask.shape[0], 1), pad, dtype=mask.dtype)], axis=1)
+
+
+def any_neighbour(mask: np.ndarray) -> np.ndarray:
+    """(M, 182) bool: some orthogonal neighbour of the cell is set in ``mask``."""
+    return with_outside(mask)[:, NEIGHBOURS].any(axis=2)
+
+
+# ---------------------------------------------------------------- reachability (§5.1, §9.2)
+class Reachability:
+    """Reachability of tiles placed on candidate cells, for M boards at once.
+
+    Args:
+        walk: (M, 182) bool, walkable cells (market cells without a tile).
+        targets: (M, 182) bool, customer and entrance cells (the set K of §9.2); they are
+            assumed to lie in one walkable component, as the rules keep them.
+    """
+
+    def __init__(self, walk: np.ndarray, targets: np.ndarray):
+        self.walk = walk
+        self.targets = targets
+        self.walk_bits = pack(walk)
+        self.target_bits = pack(targets)
+        self.component = unpack(flood(self.target_bits, self.walk_bits))  # K's component
+        ring_codes = with_outside(walk)[:, RING].astype(np.uint8) @ _RING_WEIGHTS
+        # A cell outside K's component, or whose walkable neighbours stay linked around it,
+        # cannot split K; only the rest needs a flood fill of its own.
+        self.suspect = self.component & ~LOCAL_OK[ring_codes]
+
+    def placements(self, candidates: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Effect of one tile on each candidate cell (free cells: no customer or entrance).
+
+        Returns:
+            ``safe`` (M, 182) bool: a tile on the cell leaves K in one component (True for
+            cells that are not candidates); ``connected`` (M, 182, 4) bool: the neighbour in
+            direction N, E, S, W would lie in K's component with the tile placed (the entrance
+            test of a new stall). Only candidate entries are meaningful.
+        """
+        connected = with_outside(self.component)[:, NEIGHBOURS]  # (M, 182, 4)
+        safe = np.ones(candidates.shape, dtype=bool)
+        boards, cells = np.nonzero(candidates & self.suspect)
+        if boards.size:
+            pairs = np.arange(boards.size)
+            walk_without = self.walk_bits[boards]
+            walk_without[pairs, CELL_WORD[cells]] &= ~CELL_BIT[cells]
+            first_target = np.argmax(self.targets[boards], axis=1)
+            seed = np.zeros_like(walk_without)
+            seed[pairs, CELL_WORD[first_target]] = CELL_BIT[first_target]
+            reached = flood(seed, walk_without)
+            safe[boards, cells] = ~(self.target_bits[boards] & ~reached).any(axis=1)
+            near = NEIGHBOURS[cells]  # (n, 4)
+            inside = near != OUTSIDE
+            connected[boards, cells] = inside & has_cell(reached, np.where(inside, near, 0))
+        return safe, connected
+
+
+def walk_distances(
+    walk: np.ndarray, sources: np.ndarray, goals: np.ndarray, goal_valid: np.ndarray
+) -> np.ndarray:
+    """Walking distance from one source cell to several goal cells per board (§5.1 ``dist``).
+
+    Args:
+        walk: (M, 182) bool walkable cells.
+        sources: (M,) int start cells (walkable).
+        goals: (M, n) int goal cells (any value where ``goal_valid`` is False).
+        goal_valid: (M, n) bool.
+
+    Returns:
+        (M, n) int32 distances; -1 for invalid or unreachable goals.
+    """
+    m = walk.shape[0]
+    walk_bits = pack(walk)
+    goals = np.where(goal_valid, goals, 0)
+    dist = np.full(goals.shape, -1, dtype=np.int32)
+    reached = np.zeros_like(walk_bits)
+    reached[np.arange(m), CELL_WORD[sources]] = CELL_BIT[sources]
+    pending = goal_valid.copy()
+    for step in range(NUM_CELLS):
+        hit = pending & has_cell(reached, goals)
+        dist[hit] = step
+        pending &= ~hit
+        if not pending.any():
+            break
+        grown = dilate(reached, walk_bits)
+        if np.array_equal(grown, reached):
+            break
+        reached = grown
+    return dist

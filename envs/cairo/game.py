@@ -1,0 +1,599 @@
+"""Kairo (Cairo): traders place market stalls, lure customers and expand for VP.
+
+Batched NumPy rules of the game specified in ``/work/shared/rules/cairo.md`` for 2, 3 and 4
+players: stalls in six colours on a 14 × 13 board of nine market sections and a restaurant
+strip, stall cards to build, customers lured to entrances for money, expansions paid in the
+group's colour (2:1 substitution), medals for the largest groups, and a build-only final
+phase once the expansion supply runs low. One decision per step; chance (shuffles, the
+customer bag, the start player, neutral draws, display refills) is drawn from each row's own
+counter-based generator.
+
+Implementation choices (numbered after the spec's ambiguity list, §8, where they refine it):
+
+1. (R25) An unplaceable neutral stall goes back to the box and uses up its step; the next
+   step goes to the other player, so the alternation of §5.9.2 never changes.
+2. (§5.9.1) A setup placement with no legal option is skipped automatically; so is a whole
+   setup turn. Neither has been seen on this board.
+3. (§6) "Known" hand cards are the cards a seat took face up from the display. When that seat
+   plays or discards a card of a known type, the known count of the type drops by one
+   (floored at 0): observers cannot tell which copy left the hand.
+4. (§4.1, §7.4) ``max_turns`` counts completed MAIN and FINAL turns (a pass is a turn). When
+   the count reaches the cap the game is truncated and scored as it stands; a game that ends by
+   the rules on that same turn is terminated, not truncated.
+5. (§9.2) Chosen cards are discarded the moment they are chosen (the joker before its fee, the
+   three-card picks one by one). Nothing can be drawn during a Build, so this is the same as
+   discarding them when the Build resolves (R27).
+6. (§5.8.1) When the second draw of a Draw action has no source, the action ends after one
+   draw and goes on to the hand limit.
+7. (§9.2 ``auto_pay``) With ``auto_pay=True`` the fee colour is the richest colour that keeps
+   the build payable, and an expansion pays ``min(N, h)`` of its colour, then each substitute
+   coin from the richest other colour (lowest index on ties), as the spec describes.
+8. The state and its enums live in ``state.py`` and the masks in ``legality.py`` so that the
+   helper modules share them without an import cycle. ``Stage`` is the spec's phase of §4.1;
+   ``Phase`` is the decision asked (§4.2).
+
+======================  =============================================================
+players                 2, 3, 4
+actions                 240 (§9.1 flat layout, see ``state.ACTIONS``)
+observation             flat float32; 2 800 (2p), 2 844 (3p), 3 076 (4p)
+rewards                 rank-based at the end (design.md), 0 otherwise
+longest game            setup + ``max_turns`` × 19 decisions (``max_decisions``)
+VERSION                 1
+======================  =============================================================
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from envs.cairo import legality, observation, render, scoring
+from envs.cairo.board import NEIGHBOURS
+from envs.cairo.data import (
+    CARD_ID_TYPE,
+    CUSTOMER_STARTS,
+    DISPLAY_SLOTS,
+    DRAWS_PER_ACTION,
+    EXPANSIONS_PER_COLOUR,
+    HAND_LIMIT,
+    NEUTRAL,
+    NEUTRAL_STEPS,
+    NUM_BARKERS,
+    NUM_CARD_TYPES,
+    NUM_CARDS,
+    NUM_CELLS,
+    NUM_COLOURS,
+    NUM_CUSTOMERS_ON_BOARD,
+    NUM_OWNERS,
+    NUM_STANDARD_TYPES,
+    SECTION,
+    SETUP_STALLS,
+    START_HAND,
+    START_MONEY,
+    THREE_CARDS,
+)
+from envs.cairo.invariants import check_invariants
+from envs.cairo.state import ACTIONS, CairoState, Phase, Stage, Verb, action_name
+from envs.core.game import Game
+from envs.core.rng import choice, integers, make_rng, permutation, random_bits
+
+VERSION = 1
+# The longest turn: D4, D5, D6, three D7 picks, and 12 coins of a 2:1 payment (7 tiles, 1 of
+# the colour held) plus one spare for the joker fee: 1 + 1 + 1 + 3 + 12 + 1 = 19.
+MAX_DECISIONS_PER_TURN = 19
+_NONE = -1
+
+
+class CairoGame(Game[CairoState]):
+    """The rules of Kairo for one player count and options (see the module docstring)."""
+
+    ENV_ID = "cairo"
+    VERSION = VERSION
+    PLAYER_COUNTS = (2, 3, 4)
+    HAS_HIDDEN_INFO = True  # hands, the draw pile's order, and money if not revealed
+    OPTIONS = {
+        "reveal_money": True,  # §6: every seat sees every seat's money
+        "move_requires_blocked": True,  # §5.6, R22: only an enclosed stall may move
+        "auto_pay": False,  # §9.2: the env settles the joker fee and the 2:1 coins
+        "max_turns": 400,  # §7.4: safety cap on MAIN + FINAL turns (truncation)
+    }
+
+    def __init__(self, num_players: int | None = None, **options: Any):
+        super().__init__(num_players, **options)
+        if self.options["max_turns"] < 1:
+            raise ValueError(f"cairo: max_turns must be >= 1, got {self.options['max_turns']}")
+        self.num_actions = ACTIONS.size
+        self.observer = observation.Observer(self.num_players, self.options)
+        self.observation_shape = (self.observer.layout.size,)
+        self.observation_low, self.observation_high = self.observer.layout.bounds()
+        setup = 3 * SETUP_STALLS * self.num_players + 2 * NEUTRAL_STEPS  # D1-D3, D2-D3
+        self.max_decisions = setup + self.options["max_turns"] * MAX_DECISIONS_PER_TURN
+        self._mask_handlers = {
+            Phase.PLACE_COLOUR: self._legal_place_colour,
+            Phase.STALL_CELL: self._legal_stall_cell,
+            Phase.STALL_DIR: self._legal_stall_dir,
+            Phase.TURN: self._legal_turn,
+            Phase.EXPAND_CELL: self._legal_expand_cell,
+            Phase.CARD_MODE: self._legal_card_mode,
+            Phase.THREE_PICK: self._legal_cards_in_hand,
+            Phase.FEE_COLOUR: self._legal_fee_colour,
+            Phase.PAYMENT: self._legal_payment,
+            Phase.LURE_TARGET: self._legal_lure_target,
+            Phase.DRAW_SOURCE: self._legal_draw_source,
+            Phase.DISCARD: self._legal_cards_in_hand,
+        }
+        self._step_handlers = {
+            Phase.PLACE_COLOUR: self._apply_place_colour,
+            Phase.STALL_CELL: self._apply_stall_cell,
+            Phase.STALL_DIR: self._apply_stall_dir,
+            Phase.TURN: self._apply_turn,
+            Phase.EXPAND_CELL: self._apply_expand_cell,
+            Phase.CARD_MODE: self._apply_card_mode,
+            Phase.THREE_PICK: self._apply_three_pick,
+            Phase.FEE_COLOUR: self._apply_fee_colour,
+            Phase.PAYMENT: self._apply_payment,
+            Phase.LURE_TARGET: self._apply_lure_target,
+            Phase.DRAW_SOURCE: self._apply_draw_source,
+            Phase.DISCARD: self._apply_discard,
+        }
+
+    # ---------------------------------------------------------------- setup (§3)
+    def _init(self, seeds: np.ndarray) -> CairoState:
+        num, players = len(seeds), self.num_players
+        rng = make_rng(seeds)
+        deck = CARD_ID_TYPE[permutation(rng, None, NUM_CARDS)].astype(np.int8)  # bottom first
+        bag = permutation(rng, None, NUM_COLOURS)  # customer colours in draw order
+        start = integers(rng, None, players).astype(np.int8)
+        customer = np.full((num, NUM_COLOURS), _NONE, dtype=np.int16)
+        rows = np.arange(num)[:, None]
+        customer[rows, bag[:, :NUM_CUSTOMERS_ON_BOARD]] = CUSTOMER_STARTS
+        state = CairoState(
+            current_player=start.astype(np.int32),
+            terminated=np.zeros(num, dtype=bool),
+            truncated=np.zeros(num, dtype=bool),
+            rewards=np.zeros((num, players), dtype=np.float32),
+            rng=rng,
+            stage=np.full(num, Stage.SETUP, dtype=np.int8),
+            phase=np.full(num, Phase.PLACE_COLOUR, dtype=np.int8),
+            start_player=start,
+            placements=np.zeros(num, dtype=np.int8),
+            turn=np.zeros(num, dtype=np.int16),
+            tile=np.full((num, NUM_CELLS), _NONE, dtype=np.int8),
+            entrance=np.full((num, NUM_CELLS), _NONE, dtype=np.int8),
+            stall_cell=np.full((num, NUM_OWNERS, NUM_COLOURS), _NONE, dtype=np.int16),
+            entrance_cell=np.full((num, NUM_OWNERS, NUM_COLOURS), _NONE, dtype=np.int16),
+            group_size=np.zeros((num, NUM_OWNERS, NUM_COLOURS), dtype=np.int8),
+            neutral_bag=np.full((num, NUM_COLOURS), players == 2),
+            customer=customer,
+            money=np.full((num, players, NUM_COLOURS), START_MONEY, dtype=np.int16),
+            vp=np.zeros((num, players), dtype=np.int32),
+            medal=np.full((num, NUM_COLOURS, 2), _NONE, dtype=np.int8),
+            supply=np.full((num, NUM_COLOURS), EXPANSIONS_PER_COLOUR, dtype=np.int8),
+            barkers=np.zeros((num, players), dtype=np.int8),
+            hand=np.zeros((num, players, NUM_CARD_TYPES), dtype=np.int8),
+            known=np.zeros((num, players, NUM_CARD_TYPES), dtype=np.int8),
+            display=np.full((num, DISPLAY_SLOTS), _NONE, dtype=np.int8),
+            deck=deck,
+            deck_size=np.full(num, NUM_CARDS, dtype=np.int8),
+            discard=np.zeros((num, NUM_CARD_TYPES), dtype=np.int8),
+            dropped=np.zeros((num, players), dtype=bool),
+            verb=np.full(num, Verb.PLACE, dtype=np.int8),
+            colour=np.full(num, _NONE, dtype=np.int8),
+            target=np.full(num, _NONE, dtype=np.int16),
+            target_entrance=np.full(num, _NONE, dtype=np.int16),
+            picks_left=np.zeros(num, dtype=np.int8),
+            pay_units=np.zeros(num, dtype=np.int8),
+            pay_half=np.zeros(num, dtype=bool),
+            draws_left=np.zeros(num, dtype=np.int8),
+        )
+        everyone = np.arange(num)
+        self._refill_display(state, everyone)
+        for offset in range(players):  # 3 cards each, in turn order from the start player
+            seat = (start + offset) % players
+            for _ in range(START_HAND):
+                state.hand[everyone, seat, self._take_top(state, everyone)] += 1
+        self._begin_placement(state, everyone)
+        return state
+
+    def _begin_placement(self, state: CairoState, idx: np.ndarray) -> None:
+        """Set up the next setup or neutral placement of the rows, skipping impossible ones."""
+        players = self.num_players
+        own_steps = SETUP_STALLS * players
+        neutral_steps = NEUTRAL_STEPS if players == 2 else 0
+        while idx.size:
+            step = state.placements[idx].astype(np.int64)
+            done = step >= own_steps + neutral_steps
+            begin = idx[done]
+            state.stage[begin] = Stage.MAIN
+            state.current_player[begin] = state.start_player[begin]
+            self._start_turn(state, begin)
+            idx, step = idx[~done], step[~done]
+            own = step < own_steps
+            state.stage[idx] = np.where(own, Stage.SETUP, Stage.NEUTRAL)
+            state.current_player[idx] = (state.start_player[idx] + np.where(
+                own, step, step - own_steps)) % players
+            state.verb[idx] = Verb.PLACE
+            state.target[idx] = _NONE
+            state.phase[idx] = np.where(own, Phase.PLACE_COLOUR, Phase.STALL_CELL)
+            neutral = idx[~own]
+            state.colour[idx[own]] = _NONE
+            if neutral.size:  # chance: draw a neutral stall from the bag (§5.9.2)
+                drawn = choice(state.rng, neutral, state.neutral_bag[neutral])
+                state.neutral_bag[neutral, drawn] = False
+                state.colour[neutral] = drawn
+            possible = np.zeros(idx.size, dtype=bool)
+            possible[own] = legality.place_colour_mask(state, idx[own]).any(axis=1)
+            possible[~own] = legality.stall_options(state, neutral).any(axis=(1, 2))
+            idx = idx[~possible]
+            state.placements[idx] += 1
+
+    # ---------------------------------------------------------------- masks by phase
+    def _legal_action_mask(self, state: CairoState) -> np.ndarray:
+        mask = np.zeros((state.batch_size, self.num_actions), dtype=bool)
+        live = ~state.done
+        for phase, handler in self._mask_handlers.items():
+            idx = np.flatnonzero(live & (state.phase == phase))
+            if idx.size:
+                handler(state, idx, mask)
+        return mask
+
+    def _legal_place_colour(self, state: CairoState, idx: np.ndarray, mask: np.ndarray) -> None:
+        mask[idx, ACTIONS.NEW.start:ACTIONS.NEW.stop] = legality.place_colour_mask(state, idx)
+
+    def _legal_stall_cell(self, state: CairoState, idx: np.ndarray, mask: np.ndarray) -> None:
+        cells = legality.stall_options(state, idx).any(axis=2)
+        mask[idx, ACTIONS.CELL.start:ACTIONS.CELL.stop] = cells
+
+    def _legal_stall_dir(self, state: CairoState, idx: np.ndarray, mask: np.ndarray) -> None:
+        target = state.target[idx].astype(np.intp)
+        limit = np.zeros((idx.size, NUM_CELLS), dtype=bool)
+        limit[np.arange(idx.size), target] = True
+        options = legality.stall_options(state, idx, limit)
+        mask[idx, ACTIONS.DIR.start:ACTIONS.DIR.stop] = options[np.arange(idx.size), target]
+
+    def _legal_turn(self, state: CairoState, idx: np.ndarray, mask: np.ndarray) -> None:
+        mask[idx] = legality.turn_mask(state, idx, self.options["move_requires_blocked"])
+
+    def _legal_expand_cell(self, state: CairoState, idx: np.ndarray, mask: np.ndarray) -> None:
+        mask[idx, ACTIONS.CELL.start:ACTIONS.CELL.stop] = legality.expansion_options(state, idx)
+
+    def _fee_ok(self, state: CairoState, idx: np.ndarray) -> np.ndarray:
+        """(R, 6) bool: fee colours that can be paid and keep the pending build payable."""
+        seat, _, money = legality.seat_cards(state, idx)
+        expand = state.verb[idx] == Verb.EXPAND
+        colour = np.maximum(state.colour[idx], 0).astype(np.intp)
+        cost = state.group_size[idx, seat, colour].astype(np.int32) + 1
+        return np.where(expand[:, None], legality.fee_colours(money, colour, cost), money >= 1)
+
+    def _legal_card_mode(self, state: CairoState, idx: np.ndarray, mask: np.ndarray) -> None:
+        _, hand, _ = legality.seat_cards(state, idx)
+        section = SECTION[state.target[idx]].astype(np.intp)
+        modes = legality.card_modes(hand, section, self._fee_ok(state, idx).any(axis=1))
+        mask[idx, ACTIONS.CARD.start:ACTIONS.THREE.stop] = modes
+
+    def _legal_cards_in_hand(self, state: CairoState, idx: np.ndarray, mask: np.ndarray) -> None:
+        _, hand, _ = legality.seat_cards(state, idx)
+        mask[idx, ACTIONS.CARD.start:ACTIONS.CARD.stop] = hand > 0
+
+    def _legal_fee_colour(self, state: CairoState, idx: np.ndarray, mask: np.ndarray) -> None:
+        mask[idx, ACTIONS.COLOUR.start:ACTIONS.COLOUR.stop] = self._fee_ok(state, idx)
+
+    def _legal_payment(self, state: CairoState, idx: np.ndarray, mask: np.ndarray) -> None:
+        _, _, money = legality.seat_cards(state, idx)
+        mask[idx, ACTIONS.COLOUR.start:ACTIONS.COLOUR.stop] = legality.payment_colours(
+            money, state.colour[idx].astype(np.intp), state.pay_units[idx], state.pay_half[idx]
+        )
+
+    def _legal_lure_target(self, state: CairoState, idx: np.ndarray, mask: np.ndarray) -> None:
+        cells, legal, _ = legality.lure_options(state, idx)
+        rows, slots = np.nonzero(legal)
+        mask[idx[rows], ACTIONS.CELL.start + cells[rows, slots]] = True
+
+    def _legal_draw_source(self, state: CairoState, idx: np.ndarray, mask: np.ndarray) -> None:
+        mask[idx, ACTIONS.DISPLAY.start:ACTIONS.BARKER.stop] = self._draw_sources(state, idx)
+
+    @staticmethod
+    def _draw_sources(state: CairoState, idx: np.ndarray) -> np.ndarray:
+        """(R, 6) bool: display slots 0..3, the deck and the barker supply (§5.8.1)."""
+        deck = (state.deck_size[idx] > 0) | (state.discard[idx].sum(axis=1) > 0)
+        barker = state.barkers[idx].sum(axis=1) < NUM_BARKERS
+        return np.concatenate([state.display[idx] >= 0, deck[:, None], barker[:, None]], axis=1)
+
+    # ---------------------------------------------------------------- steps by phase
+    def _step(self, state: CairoState, actions: np.ndarray, rows: np.ndarray) -> None:
+        # Select every phase's rows first: a handler moves its rows on to other phases.
+        selected = [(handler, np.flatnonzero(rows & (state.phase == phase)))
+                    for phase, handler in self._step_handlers.items()]
+        for handler, idx in selected:
+            if idx.size:
+                handler(state, idx, actions[idx])
+
+    def _apply_place_colour(self, state: CairoState, idx: np.ndarray, action: np.ndarray) -> None:
+        state.colour[idx] = action - ACTIONS.NEW.start
+        state.phase[idx] = Phase.STALL_CELL
+
+    def _apply_stall_cell(self, state: CairoState, idx: np.ndarray, action: np.ndarray) -> None:
+        state.target[idx] = action - ACTIONS.CELL.start
+        state.phase[idx] = Phase.STALL_DIR
+
+    def _apply_stall_dir(self, state: CairoState, idx: np.ndarray, action: np.ndarray) -> None:
+        state.target_entrance[idx] = NEIGHBOURS[state.target[idx], action - ACTIONS.DIR.start]
+        placing = state.verb[idx] == Verb.PLACE
+        place = idx[placing]
+        owner = np.where(state.stage[place] == Stage.NEUTRAL, NEUTRAL, state.current_player[place])
+        self._place_stall(state, place, owner)
+        state.placements[place] += 1
+        self._begin_placement(state, place)
+        state.phase[idx[~placing]] = Phase.CARD_MODE
+
+    def _apply_turn(self, state: CairoState, idx: np.ndarray, action: np.ndarray) -> None:
+        for verb, block, phase in (
+            (Verb.NEW, ACTIONS.NEW, Phase.STALL_CELL),
+            (Verb.EXPAND, ACTIONS.EXPAND, Phase.EXPAND_CELL),
+            (Verb.MOVE, ACTIONS.MOVE, Phase.STALL_CELL),
+            (Verb.LURE, ACTIONS.LURE, Phase.LURE_TARGET),
+        ):
+            chosen = (action >= block.start) & (action < block.stop)
+            state.verb[idx[chosen]] = verb
+            state.colour[idx[chosen]] = action[chosen] - block.start
+            state.phase[idx[chosen]] = phase
+        draw = idx[action == ACTIONS.DRAW.start]
+        state.verb[draw] = Verb.DRAW
+        state.draws_left[draw] = DRAWS_PER_ACTION
+        state.phase[draw] = Phase.DRAW_SOURCE
+        passing = idx[action == ACTIONS.PASS.start]
+        state.dropped[passing, state.current_player[passing]] = True
+        self._end_turn(state, passing)
+
+    def _apply_expand_cell(self, state: CairoState, idx: np.ndarray, action: np.ndarray) -> None:
+        state.target[idx] = action - ACTIONS.CELL.start
+        state.phase[idx] = Phase.CARD_MODE
+
+    def _apply_card_mode(self, state: CairoState, idx: np.ndarray, action: np.ndarray) -> None:
+        three = action == ACTIONS.THREE.start
+        state.picks_left[idx[three]] = THREE_CARDS
+        state.phase[idx[three]] = Phase.THREE_PICK
+        card = action[~three] - ACTIONS.CARD.start
+        single = idx[~three]
+        self._play_card(state, single, card)
+        joker = card >= NUM_STANDARD_TYPES
+        fee_rows = single[joker]
+        state.phase[fee_rows] = Phase.FEE_COLOUR
+        self._finish_build(state, single[~joker])
+        if self.options["auto_pay"]:
+            money = state.money[fee_rows, state.current_player[fee_rows]]
+            richest = np.argmax(np.where(self._fee_ok(state, fee_rows), money, -1), axis=1)
+            self._pay_fee(state, fee_rows, richest)
+
+    def _apply_three_pick(self, state: CairoState, idx: np.ndarray, action: np.ndarray) -> None:
+        self._play_card(state, idx, action - ACTIONS.CARD.start)
+        state.picks_left[idx] -= 1
+        self._finish_build(state, idx[state.picks_left[idx] == 0])
+
+    def _apply_fee_colour(self, state: CairoState, idx: np.ndarray, action: np.ndarray) -> None:
+        self._pay_fee(state, idx, action - ACTIONS.COLOUR.start)
+
+    def _pay_fee(self, state: CairoState, idx: np.ndarray, colour: np.ndarray) -> None:
+        state.money[idx, state.current_player[idx], colour] -= 1
+        self._finish_build(state, idx)
+
+    def _apply_payment(self, state: CairoState, idx: np.ndarray, action: np.ndarray) -> None:
+        paid = action - ACTIONS.COLOUR.start
+        seat = state.current_player[idx]
+        state.money[idx, seat, paid] -= 1
+        own = paid == state.colour[idx]
+        completes = own | state.pay_half[idx]
+        state.pay_units[idx[completes]] -= 1
+        state.pay_half[idx] = ~completes
+        self._resolve_expansion(state, idx[(state.pay_units[idx] == 0) & ~state.pay_half[idx]])
+
+    def _apply_lure_target(self, state: CairoState, idx: np.ndarray, action: np.ndarray) -> None:
+        cells, _, cost = legality.lure_options(state, idx)
+        target = action - ACTIONS.CELL.start
+        rows = np.arange(idx.size)
+        slot = np.argmax(cells == target[:, None], axis=1)
+        seat = state.current_player[idx]
+        colour = state.colour[idx].astype(np.intp)
+        state.barkers[idx, seat] -= cost[rows, slot].astype(np.int8)
+        off_board = np.argmax(state.customer[idx] < 0, axis=1)
+        state.customer[idx, off_board] = target  # the swap of §5.7 effect 3
+        state.customer[idx, colour] = _NONE
+        scoring.pay_lure(state, idx, seat, colour, slot)
+        self._end_turn(state, idx)
+
+    def _apply_draw_source(self, state: CairoState, idx: np.ndarray, action: np.ndarray) -> None:
+        seat = state.current_player[idx]
+        slot = action - ACTIONS.DISPLAY.start
+        shown = slot < DISPLAY_SLOTS
+        rows, from_display = idx[shown], slot[shown]
+        card = state.display[rows, from_display]
+        state.hand[rows, seat[shown], card] += 1
+        state.known[rows, seat[shown], card] += 1
+        state.display[rows, from_display] = _NONE
+        deck = action == ACTIONS.DECK.start
+        state.hand[idx[deck], seat[deck], self._take_top(state, idx[deck])] += 1
+        barker = action == ACTIONS.BARKER.start
+        state.barkers[idx[barker], seat[barker]] += 1
+        state.draws_left[idx] -= 1
+        more = (state.draws_left[idx] > 0) & self._draw_sources(state, idx).any(axis=1)
+        self._after_draws(state, idx[~more])
+
+    def _after_draws(self, state: CairoState, idx: np.ndarray) -> None:
+        """Hand limit (§5.8.2): discard while more than 4 stall cards, else end the turn."""
+        seat = state.current_player[idx]
+        over = state.hand[idx, seat].sum(axis=1) > HAND_LIMIT
+        state.phase[idx[over]] = Phase.DISCARD
+        self._end_turn(state, idx[~over])
+
+    def _apply_discard(self, state: CairoState, idx: np.ndarray, action: np.ndarray) -> None:
+        self._play_card(state, idx, action - ACTIONS.CARD.start)
+        self._after_draws(state, idx)
+
+    # ---------------------------------------------------------------- builds (§5.3–§5.6)
+    def _play_card(self, state: CairoState, idx: np.ndarray, card: np.ndarray) -> None:
+        """Move one card from the acting seat's hand to the discard pile, face up."""
+        seat = state.current_player[idx]
+        state.hand[idx, seat, card] -= 1
+        state.known[idx, seat, card] = np.maximum(state.known[idx, seat, card] - 1, 0)
+        state.discard[idx, card] += 1
+
+    def _finish_build(self, state: CairoState, idx: np.ndarray) -> None:
+        """Cards (and fee) are paid: place or move the stall, or settle the expansion cost."""
+        verb = state.verb[idx]
+        moving = idx[verb == Verb.MOVE]
+        seat = state.current_player[moving]
+        colour = state.colour[moving]
+        old_cell = state.stall_cell[moving, seat, colour]
+        state.tile[moving, old_cell] = _NONE
+        state.entrance[moving, state.entrance_cell[moving, seat, colour]] = _NONE
+        stalls = idx[verb != Verb.EXPAND]
+        self._place_stall(state, stalls, state.current_player[stalls])
+        self._end_turn(state, stalls)
+        self._start_payment(state, idx[verb == Verb.EXPAND])
+
+    def _place_stall(self, state: CairoState, idx: np.ndarray, owner: np.ndarray) -> None:
+        """Put the pending stall (colour, target, target_entrance) on the board for ``owner``."""
+        colour = state.colour[idx]
+        group = owner * NUM_COLOURS + colour
+        state.tile[idx, state.target[idx]] = group
+        state.entrance[idx, state.target_entrance[idx]] = group
+        state.stall_cell[idx, owner, colour] = state.target[idx]
+        state.entrance_cell[idx, owner, colour] = state.target_entrance[idx]
+        state.group_size[idx, owner, colour] = 1
+
+    def _start_payment(self, state: CairoState, idx: np.ndarray) -> None:
+        """§5.4 payment: pay in full when rich enough in the colour, else start D9."""
+        seat = state.current_player[idx]
+        colour = state.colour[idx]
+        cost = state.group_size[idx, seat, colour].astype(np.int16) + 1
+        held = state.money[idx, seat, colour]
+        if self.options["auto_pay"]:
+            state.money[idx, seat, colour] -= np.minimum(cost, held)
+            self._pay_substitutes(state, idx, 2 * (cost - np.minimum(cost, held)))
+            self._resolve_expansion(state, idx)
+            return
+        rich = held >= cost
+        state.money[idx, seat, colour] -= np.where(rich, cost, 1).astype(np.int16)
+        self._resolve_expansion(state, idx[rich])
+        short = idx[~rich]
+        state.pay_units[short] = cost[~rich] - 1
+        state.pay_half[short] = False
+        state.phase[short] = Phase.PAYMENT
+
+    @staticmethod
+    def _pay_substitutes(state: CairoState, idx: np.ndarray, coins: np.ndarray) -> None:
+        """``auto_pay``: each substitute coin from the richest other colour (lowest index)."""
+        seat = state.current_player[idx]
+        colour = state.colour[idx]
+        others = np.arange(NUM_COLOURS)[None, :] != colour[:, None]
+        for _ in range(int(coins.max(initial=0))):
+            paying = coins > 0
+            money = np.where(others, state.money[idx, seat], -1)
+            richest = np.argmax(money, axis=1)
+            state.money[idx[paying], seat[paying], richest[paying]] -= 1
+            coins = coins - paying
+
+    def _resolve_expansion(self, state: CairoState, idx: np.ndarray) -> None:
+        """Place the paid expansion, score it and its medals (§5.4 effects, §5.5)."""
+        seat = state.current_player[idx]
+        colour = state.colour[idx].astype(np.intp)
+        state.tile[idx, state.target[idx]] = seat * NUM_COLOURS + colour
+        state.group_size[idx, seat, colour] += 1
+        state.supply[idx, colour] -= 1
+        scoring.award_expansion(state, idx, seat.astype(np.intp), colour)
+        self._end_turn(state, idx)
+
+    # ---------------------------------------------------------------- turns and chance
+    def _start_turn(self, state: CairoState, idx: np.ndarray) -> None:
+        state.phase[idx] = Phase.TURN
+        state.verb[idx] = Verb.NONE
+        state.colour[idx] = _NONE
+        state.target[idx] = _NONE
+        state.target_entrance[idx] = _NONE
+        state.picks_left[idx] = 0
+        state.pay_units[idx] = 0
+        state.pay_half[idx] = False
+        state.draws_left[idx] = 0
+
+    def _end_turn(self, state: CairoState, idx: np.ndarray) -> None:
+        """Refill the display, check the end trigger, then the next seat, the end or the cap."""
+        if not idx.size:
+            return
+        players = self.num_players
+        main = idx[state.stage[idx] == Stage.MAIN]
+        self._refill_display(state, main)
+        state.stage[main[scoring.end_triggered(state.supply[main])]] = Stage.FINAL
+        state.turn[idx] += 1
+        order = (state.current_player[idx, None] + 1 + np.arange(players)) % players
+        waiting = ~np.take_along_axis(state.dropped[idx], order, axis=1)
+        nxt = order[np.arange(idx.size), np.argmax(waiting, axis=1)]
+        over = ~waiting.any(axis=1)  # every seat has dropped out of the FINAL stage
+        state.terminated[idx[over]] = True
+        state.stage[idx[over]] = Stage.OVER
+        state.truncated[idx[~over & (state.turn[idx] >= self.options["max_turns"])]] = True
+        ended = idx[state.done[idx]]
+        state.phase[ended] = Phase.GAME_OVER
+        going = ~state.done[idx]
+        state.current_player[idx[going]] = nxt[going]
+        self._start_turn(state, idx[going])
+
+    def _refill_display(self, state: CairoState, idx: np.ndarray) -> None:
+        """Chance (§5.8.3): fill empty display slots in slot order from the draw pile."""
+        for slot in range(DISPLAY_SLOTS):
+            empty = idx[state.display[idx, slot] < 0]
+            state.display[empty, slot] = self._take_top(state, empty)
+
+    def _take_top(self, state: CairoState, idx: np.ndarray) -> np.ndarray:
+        """Take the top card of the draw pile, reshuffling per R27; -1 where none is left."""
+        discarded = state.discard[idx].sum(axis=1) > 0
+        self._reshuffle(state, idx[(state.deck_size[idx] == 0) & discarded])
+        size = state.deck_size[idx].astype(np.intp)
+        has = size > 0
+        top = np.maximum(size - 1, 0)
+        card = np.where(has, state.deck[idx, top], _NONE)
+        state.deck[idx[has], top[has]] = _NONE
+        state.deck_size[idx[has]] -= 1
+        emptied = has & (state.deck_size[idx] == 0) & (state.discard[idx].sum(axis=1) > 0)
+        self._reshuffle(state, idx[emptied])
+        return card
+
+    @staticmethod
+    def _reshuffle(state: CairoState, idx: np.ndarray) -> None:
+        """Chance (R27): the discard pile, shuffled, becomes the draw pile."""
+        if not idx.size:
+            return
+        counts = state.discard[idx].astype(np.int64)
+        ends = np.cumsum(counts, axis=1)  # (R, 15)
+        position = np.arange(NUM_CARDS)
+        cards = (position[None, None, :] >= ends[:, :, None]).sum(axis=1)  # sorted types
+        valid = position[None, :] < ends[:, -1:]
+        keys = random_bits(state.rng, idx, NUM_CARDS)
+        keys[~valid] = np.iinfo(np.uint64).max
+        order = np.argsort(keys, axis=1, kind="stable")
+        shuffled = np.take_along_axis(cards, order, axis=1)
+        state.deck[idx] = np.where(valid, shuffled, _NONE)
+        state.deck_size[idx] = ends[:, -1]
+        state.discard[idx] = 0
+
+    # ---------------------------------------------------------------- public pieces
+    def observe(self, state: CairoState, player: int | np.ndarray) -> np.ndarray:
+        return self.observer.observe(state, player)
+
+    def resample_hidden(self, state: CairoState, player: int, seed: int) -> CairoState:
+        return self.observer.resample_hidden(state, player, seed)
+
+    def scores(self, state: CairoState) -> np.ndarray:
+        return scoring.final_scores(state)
+
+    def check_invariants(self, state: CairoState) -> list[str]:
+        return check_invariants(state)
+
+    def render(self, state: CairoState, index: int = 0) -> str:
+        return render.render(self, state, index)
+
+    def action_name(self, action: int) -> str:
+        return action_name(action)
+
+    def decision_name(self, state: CairoState, row: int) -> str:
+        return render.decision_name(state, row)

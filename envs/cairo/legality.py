@@ -1,0 +1,412 @@
+"""Which builds, cells, card modes and payments are legal (§5.2–§5.6, §9.2), vectorised.
+
+Everything here is a pure function of arrays for a selection of R rows (the rows asking a
+given decision), always from the point of view of the seat to act. The masks are
+lookahead-safe: a cell is offered only if some direction and some payable card mode complete
+it, a card mode only if its fee (and, for an expansion, the cost after it) can be paid.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+
+from envs.cairo.board import (
+    NEIGHBOURS,
+    Reachability,
+    any_neighbour,
+    walk_distances,
+    with_outside,
+)
+from envs.cairo.data import (
+    JOKER_COVER,
+    MARKET,
+    NUM_CELLS,
+    NUM_COLOURS,
+    NUM_SECTIONS,
+    NUM_STANDARD_TYPES,
+    PURPLE,
+    RESTAURANT,
+    SECTION,
+    SETUP_SECTION_LIMIT,
+    THREE_CARDS,
+)
+from envs.cairo.state import ACTIONS, CairoState, Stage, Verb
+
+_AREA = np.stack([RESTAURANT if c == PURPLE else MARKET for c in range(NUM_COLOURS)])  # (6, 182)
+
+
+@dataclasses.dataclass
+class Board:
+    """The board of R rows, with the per-cell facts every placement rule needs.
+
+    Attributes:
+        tile: (R, 182) int8, group id ``owner*6 + colour`` of the tile on each cell, -1 none.
+        entrance: (R, 182) int8, group id of the stall whose entrance is on the cell, -1 none.
+        customers: (R, 182) bool, a customer stands on the cell.
+    """
+
+    tile: np.ndarray
+    entrance: np.ndarray
+    customers: np.ndarray
+
+    def __post_init__(self) -> None:
+        self.occupied = self.tile >= 0  # (R, 182) a tile is on the cell
+        self.free = ~self.occupied & (self.entrance < 0) & ~self.customers  # §5.1 free cell
+        self.walk = MARKET & ~self.occupied  # §5.1 walkable cell
+        self.targets = self.customers | (self.entrance >= 0)  # the set K of §9.2
+        self.tile_near = any_neighbour(self.occupied)  # some tile is orthogonally adjacent
+        # A direction whose neighbour is a free market cell can hold an entrance.
+        self.entrance_free = with_outside(self.free & MARKET)[:, NEIGHBOURS]  # (R, 182, 4)
+        self.tile_colour = np.where(self.occupied, self.tile % NUM_COLOURS, -1)
+
+        self._reach: Reachability | None = None
+
+    def placement_reach(self, candidates: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``Reachability.placements`` on this board: (safe (R, 182), connected (R, 182, 4))."""
+        if self._reach is None:
+            self._reach = Reachability(self.walk, self.targets)
+        return self._reach.placements(candidates)
+
+    def stall_directions(self, candidates: np.ndarray) -> np.ndarray:
+        """(R, 182, 4) bool: stall tile on the cell with its entrance in the direction is legal.
+
+        Checks §5.3 preconditions 3, 4 and 7 (free cells, no adjacent tile, reachability) for
+        the candidate cells; area, section and card rules are the caller's.
+        """
+        candidates = candidates & self.free & ~self.tile_near
+        safe, connected = self.placement_reach(candidates)
+        return (candidates & safe)[:, :, None] & connected & self.entrance_free
+
+    def expansion_candidates(self, group: np.ndarray) -> np.ndarray:
+        """(R, 182) bool: §5.4 preconditions 2, 3 and 4 for the group ids ``group`` (R,).
+
+        Reachability (precondition 6) is left to ``placement_reach``.
+        """
+        colour = group % NUM_COLOURS
+        own = self.tile == group[:, None]
+        rival = (self.tile_colour == colour[:, None]) & ~own
+        return self.free & _AREA[colour] & any_neighbour(own) & ~any_neighbour(rival)
+
+
+def main_stall_sections(stall_cell: np.ndarray) -> np.ndarray:
+    """(R, 9, 6) bool: the section holds a main stall of the colour (any owner).
+
+    Args:
+        stall_cell: (R, owners, 6) int16 main stall cells, -1 where not on the board.
+    """
+    rows, _, colours = np.nonzero(stall_cell >= 0)
+    sections = SECTION[stall_cell[stall_cell >= 0]]
+    out = np.zeros((stall_cell.shape[0], NUM_SECTIONS, NUM_COLOURS), dtype=bool)
+    out[rows, sections, colours] = True
+    return out
+
+
+def stall_counts(stall_cell: np.ndarray) -> np.ndarray:
+    """(R, 9) int: main stalls per section (for the setup limit, §5.9.1)."""
+    rows = np.nonzero(stall_cell >= 0)[0]
+    sections = SECTION[stall_cell[stall_cell >= 0]]
+    out = np.zeros((stall_cell.shape[0], NUM_SECTIONS), dtype=np.int32)
+    np.add.at(out, (rows, sections), 1)
+    return out
+
+
+# ---------------------------------------------------------------- cards and money (§5.2, §5.4)
+def affordable(h: np.ndarray, others: np.ndarray, n: np.ndarray) -> np.ndarray:
+    """§5.4 precondition 7: colour money ``h``, other money ``others``, cost ``n``."""
+    return (h >= 1) & (others >= 2 * (n - np.minimum(n, h)))
+
+
+def fee_colours(money: np.ndarray, colour: np.ndarray, n: np.ndarray | None) -> np.ndarray:
+    """(R, 6) bool: fee colours that can be paid and, for an expansion, leave it affordable.
+
+    Args:
+        money: (R, 6) the player's money.
+        colour: (R,) the expansion's colour (ignored when ``n`` is None).
+        n: (R,) cost of the expansion, or None for a new or moved stall (fee only).
+    """
+    can_pay = money >= 1
+    if n is None:
+        return can_pay
+    h = np.take_along_axis(money, colour[:, None], axis=1)[:, 0]
+    others = money.sum(axis=1) - h
+    same = affordable(h - 1, others, n)
+    other = affordable(h, others - 1, n)
+    is_colour = np.arange(NUM_COLOURS)[None, :] == colour[:, None]
+    return can_pay & np.where(is_colour, same[:, None], other[:, None])
+
+
+def joker_sections(hand: np.ndarray) -> np.ndarray:
+    """(R, 9) bool: sections covered by some joker in ``hand`` (R, 15)."""
+    return (hand[:, NUM_STANDARD_TYPES:] > 0) @ JOKER_COVER.astype(np.int32) > 0
+
+
+def coverage(hand: np.ndarray, fee_ok: np.ndarray) -> np.ndarray:
+    """(R, 9) bool: sections some card mode can pay for (§5.2).
+
+    THREE is only a fallback for sections the other modes cannot reach, so the covered set is
+    simply the union of all three modes.
+
+    Args:
+        hand: (R, 15) the player's stall cards by type.
+        fee_ok: (R,) bool, a joker fee could be paid (see ``fee_colours``).
+    """
+    three = hand.sum(axis=1) >= THREE_CARDS
+    return (
+        (hand[:, :NUM_STANDARD_TYPES] > 0)
+        | (joker_sections(hand) & fee_ok[:, None])
+        | three[:, None]
+    )
+
+
+def card_modes(hand: np.ndarray, section: np.ndarray, fee_ok: np.ndarray) -> np.ndarray:
+    """(R, 16) bool: legal D6 choices S0..S8, J0..J5, THREE for a target in ``section`` (R,).
+
+    Args:
+        hand: (R, 15) stall cards by type.
+        section: (R,) section of the target cell.
+        fee_ok: (R,) bool, a joker fee can be paid (and keep an expansion affordable).
+    """
+    rows = np.arange(hand.shape[0])
+    out = np.zeros((hand.shape[0], NUM_STANDARD_TYPES + JOKER_COVER.shape[0] + 1), dtype=bool)
+    out[rows, section] = hand[rows, section] > 0
+    out[:, NUM_STANDARD_TYPES:-1] = (
+        (hand[:, NUM_STANDARD_TYPES:] > 0) & JOKER_COVER[:, section].T & fee_ok[:, None]
+    )
+    out[:, -1] = ~out[:, :-1].any(axis=1) & (hand.sum(axis=1) >= THREE_CARDS)
+    return out
+
+
+def payment_colours(money: np.ndarray, colour: np.ndarray, units: np.ndarray,
+                    half: np.ndarray) -> np.ndarray:
+    """(R, 6) bool: the D9 masks of §9.2 (one coin per decision).
+
+    Args:
+        money: (R, 6) the player's money now.
+        colour: (R,) the group's colour c.
+        units: (R,) tile units still to pay.
+        half: (R,) bool, a 2:1 unit is half paid.
+    """
+    h = np.take_along_axis(money, colour[:, None], axis=1)[:, 0]
+    others = money.sum(axis=1) - h
+    own = ~half & (units >= 1) & (h >= 1)
+    start_unit = (units >= 1) & (others >= 2) & (h + (others - 2) // 2 >= units - 1)
+    substitute = (money >= 1) & (half | start_unit)[:, None]
+    is_colour = np.arange(NUM_COLOURS)[None, :] == colour[:, None]
+    return np.where(is_colour, own[:, None], substitute)
+
+
+# ---------------------------------------------------------------- state-level options
+def customer_cells(state: CairoState, idx: np.ndarray) -> np.ndarray:
+    """(R, 182) bool: cells with a customer on them."""
+    cells = state.customer[idx]
+    out = np.zeros((len(idx), NUM_CELLS), dtype=bool)
+    rows, colours = np.nonzero(cells >= 0)
+    out[rows, cells[rows, colours]] = True
+    return out
+
+
+def board_of(state: CairoState, idx: np.ndarray) -> Board:
+    """The ``Board`` of the selected rows (R,)."""
+    return Board(state.tile[idx], state.entrance[idx], customer_cells(state, idx))
+
+
+def new_stall_colours(board: Board, main_sec: np.ndarray, colours: np.ndarray,
+                      sections_ok: np.ndarray) -> np.ndarray:
+    """(R, 6) bool: a new stall of the colour has a legal cell and direction (§5.3).
+
+    Args:
+        board: the board of R rows.
+        main_sec: (R, 9, 6) from ``main_stall_sections`` (one stall per colour and section).
+        colours: (R, 6) bool, the colours to test (unplaced stalls).
+        sections_ok: (R, 9) bool, sections allowed by cards or by the setup limit.
+    """
+    candidates = sections_ok[:, SECTION] & colours.any(axis=1)[:, None]
+    cells = board.stall_directions(candidates).any(axis=2)
+    out = np.zeros(colours.shape, dtype=bool)
+    for c in range(NUM_COLOURS):
+        out[:, c] = colours[:, c] & (cells & _AREA[c] & ~main_sec[:, SECTION, c]).any(axis=1)
+    return out
+
+
+def move_destinations(state: CairoState, idx: np.ndarray, seat: np.ndarray,
+                      colour: np.ndarray, sections_ok: np.ndarray,
+                      limit: np.ndarray | None = None) -> np.ndarray:
+    """(R, 182, 4) bool: legal new (cell, direction) of the seat's stall (§5.6 precondition 3).
+
+    Evaluated on the board with the stall and its entrance removed; the tile must change cell.
+
+    Args:
+        state: the batch.
+        idx: (R,) rows (one stall each; a row may repeat for several colours).
+        seat: (R,) owner seat.
+        colour: (R,) stall colour.
+        sections_ok: (R, 9) bool, sections the cards in hand can pay for.
+        limit: optional (R, 182) bool restricting the tile cells examined.
+    """
+    pairs = np.arange(len(idx))
+    old_cell = state.stall_cell[idx, seat, colour]
+    tile = state.tile[idx].copy()
+    tile[pairs, old_cell] = -1
+    entrance = state.entrance[idx].copy()
+    entrance[pairs, state.entrance_cell[idx, seat, colour]] = -1
+    board = Board(tile, entrance, customer_cells(state, idx))
+    stalls = state.stall_cell[idx].copy()
+    stalls[pairs, seat, colour] = -1
+    sections_ok = sections_ok & ~main_stall_sections(stalls)[pairs, :, colour]
+    candidates = _AREA[colour] & sections_ok[:, SECTION]
+    candidates[pairs, old_cell] = False
+    if limit is not None:
+        candidates &= limit
+    return board.stall_directions(candidates)
+
+
+def seat_cards(state: CairoState, idx: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The acting seat (R,), its hand (R, 15) and its money (R, 6)."""
+    seat = state.current_player[idx].astype(np.intp)
+    return seat, state.hand[idx, seat], state.money[idx, seat]
+
+
+def expansion_fee_ok(money: np.ndarray, colour: np.ndarray, cost: np.ndarray) -> np.ndarray:
+    """(R,) bool: some joker fee colour leaves the expansion affordable."""
+    return fee_colours(money, colour, cost).any(axis=1)
+
+
+def stall_options(state: CairoState, idx: np.ndarray, limit: np.ndarray | None = None
+                  ) -> np.ndarray:
+    """(R, 182, 4) bool: legal (cell, direction) of the stall being placed (D2, D3).
+
+    The pending verb says which rules apply: PLACE (setup or neutral, no cards, at most two
+    stalls per section), NEW (cards) or MOVE (cards, stall lifted first).
+    """
+    seat, hand, money = seat_cards(state, idx)
+    colour = state.colour[idx].astype(np.intp)
+    verb = state.verb[idx]
+    cover = coverage(hand, money.sum(axis=1) >= 1)
+    out = np.zeros((len(idx), NUM_CELLS, 4), dtype=bool)
+    move = verb == Verb.MOVE
+    if move.any():
+        out[move] = move_destinations(state, idx[move], seat[move], colour[move], cover[move],
+                                      None if limit is None else limit[move])
+    rest = ~move
+    if rest.any():
+        stalls = state.stall_cell[idx[rest]]
+        pairs = np.arange(int(rest.sum()))
+        sections_ok = ~main_stall_sections(stalls)[pairs, :, colour[rest]]
+        placing = (verb[rest] == Verb.PLACE)[:, None]
+        sections_ok &= np.where(placing, stall_counts(stalls) < SETUP_SECTION_LIMIT, cover[rest])
+        candidates = _AREA[colour[rest]] & sections_ok[:, SECTION]
+        if limit is not None:
+            candidates &= limit[rest]
+        out[rest] = board_of(state, idx[rest]).stall_directions(candidates)
+    return out
+
+
+def place_colour_mask(state: CairoState, idx: np.ndarray) -> np.ndarray:
+    """(R, 6) bool: D1, own unplaced colours with a legal setup placement (§5.9.1)."""
+    seat = state.current_player[idx].astype(np.intp)
+    stalls = state.stall_cell[idx]
+    sections_ok = stall_counts(stalls) < SETUP_SECTION_LIMIT
+    unplaced = state.stall_cell[idx, seat] < 0
+    return new_stall_colours(board_of(state, idx), main_stall_sections(stalls), unplaced,
+                             sections_ok)
+
+
+def expansion_cover(hand: np.ndarray, money: np.ndarray, colour: np.ndarray,
+                    cost: np.ndarray) -> np.ndarray:
+    """(R, 9) bool: sections where an expansion of ``colour`` at ``cost`` can be paid for."""
+    h = np.take_along_axis(money, colour[:, None], axis=1)[:, 0]
+    base = affordable(h, money.sum(axis=1) - h, cost)
+    return coverage(hand, expansion_fee_ok(money, colour, cost)) & base[:, None]
+
+
+def expansion_options(state: CairoState, idx: np.ndarray) -> np.ndarray:
+    """(R, 182) bool: D5, legal and payable cells for the pending expansion."""
+    seat, hand, money = seat_cards(state, idx)
+    colour = state.colour[idx].astype(np.intp)
+    board = board_of(state, idx)
+    candidates = board.expansion_candidates(seat * NUM_COLOURS + colour)
+    cost = state.group_size[idx, seat, colour].astype(np.int32) + 1
+    candidates &= expansion_cover(hand, money, colour, cost)[:, SECTION]
+    safe, _ = board.placement_reach(candidates)
+    return candidates & safe
+
+
+def lure_options(state: CairoState, idx: np.ndarray) -> tuple[np.ndarray, np.ndarray,
+                                                               np.ndarray]:
+    """Candidate entrances of the pending lure and their barker costs (§5.7).
+
+    Returns:
+        ``cells`` (R, 5) entrance cell of each owner slot's stall of the customer's colour;
+        ``legal`` (R, 5) bool, a legal target for the acting seat; ``cost`` (R, 5) barkers.
+    """
+    seat = state.current_player[idx].astype(np.intp)
+    colour = state.colour[idx].astype(np.intp)
+    cells = state.entrance_cell[idx, :, colour]  # (R, 5)
+    customers = customer_cells(state, idx)
+    valid = (cells >= 0) & ~np.take_along_axis(customers, np.maximum(cells, 0), axis=1)
+    board_walk = MARKET & (state.tile[idx] < 0)
+    dist = walk_distances(board_walk, state.customer[idx, colour], cells, valid)
+    valid &= dist >= 0
+    nearer = valid[:, None, :] & (dist[:, None, :] < dist[:, :, None])  # (R, e, e')
+    cost = nearer.sum(axis=2)
+    legal = valid & (cost <= state.barkers[idx, seat][:, None])
+    return cells, legal, cost
+
+
+def lure_available(state: CairoState, idx: np.ndarray) -> np.ndarray:
+    """(R, 6) bool: the customer of the colour is on the board with a free entrance to go to.
+
+    The nearest candidate always costs 0 barkers, so a candidate is all a lure needs.
+    """
+    customers = customer_cells(state, idx)
+    cells = state.entrance_cell[idx]  # (R, 5, 6)
+    free = (cells >= 0) & ~np.take_along_axis(
+        customers, np.maximum(cells, 0).reshape(len(idx), -1), axis=1
+    ).reshape(cells.shape)
+    return (state.customer[idx] >= 0) & free.any(axis=1)
+
+
+def turn_mask(state: CairoState, idx: np.ndarray, move_requires_blocked: bool) -> np.ndarray:
+    """(R, 240) bool: D4 at the start of a MAIN or FINAL turn (§9.2).
+
+    One reachability analysis serves every new-stall cell and every expansion cell of the
+    seat; each movable stall gets a board of its own with the stall lifted.
+    """
+    num = len(idx)
+    out = np.zeros((num, ACTIONS.size), dtype=bool)
+    seat, hand, money = seat_cards(state, idx)
+    board = board_of(state, idx)
+    main = state.stage[idx] == Stage.MAIN
+    size = state.group_size[idx, seat].astype(np.int32)  # (R, 6)
+    unplaced = state.stall_cell[idx, seat] < 0
+    cover_new = coverage(hand, money.sum(axis=1) >= 1)
+    new_ok = new_stall_colours(board, main_stall_sections(state.stall_cell[idx]), unplaced,
+                               cover_new)
+    expand_candidates = np.stack(
+        [board.expansion_candidates(seat * NUM_COLOURS + c) for c in range(NUM_COLOURS)], axis=1
+    ) & (size > 0)[:, :, None]  # (R, 6, 182)
+    safe, _ = board.placement_reach(expand_candidates.any(axis=1))
+    expand_cells = expand_candidates & safe[:, None, :]
+    expand_ok = np.zeros((num, NUM_COLOURS), dtype=bool)
+    for c in range(NUM_COLOURS):
+        colour = np.full(num, c)
+        cover = expansion_cover(hand, money, colour, size[:, c] + 1)
+        expand_ok[:, c] = (expand_cells[:, c] & cover[:, SECTION]).any(axis=1)
+    expand_ok &= (size > 0) & (state.supply[idx] > 0)
+    movable = size == 1
+    if move_requires_blocked:
+        movable &= ~expand_cells.any(axis=2)
+    move_ok = np.zeros((num, NUM_COLOURS), dtype=bool)
+    rows, colours = np.nonzero(movable)
+    if rows.size:
+        dest = move_destinations(state, idx[rows], seat[rows], colours, cover_new[rows])
+        move_ok[rows, colours] = dest.any(axis=(1, 2))
+    out[:, ACTIONS.NEW.start:ACTIONS.NEW.stop] = new_ok
+    out[:, ACTIONS.EXPAND.start:ACTIONS.EXPAND.stop] = expand_ok
+    out[:, ACTIONS.MOVE.start:ACTIONS.MOVE.stop] = move_ok
+    out[:, ACTIONS.LURE.start:ACTIONS.LURE.stop] = lure_available(state, idx) & main[:, None]
+    out[:, ACTIONS.DRAW.start] = main
+    out[:, ACTIONS.PASS.start] = ~main
+    return out

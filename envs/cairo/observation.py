@@ -1,0 +1,204 @@
+"""What one seat may know (§6, §9.3): the observation encoder and the hidden-state sampler.
+
+The observation is egocentric: seats are relabelled relative to the observer (0 = self, then
+the next seats clockwise) and the neutral set, in a 2-player game, comes last. It is one flat
+float32 vector of named pieces (``Observer.layout``): shared board planes over the 182 cells
+(one set of colour and owner planes serves tiles and entrances, which never share a cell),
+then per-seat and per-colour vectors. Private pieces are the observer's own hand and, with
+``reveal_money=False``, the observer's own money only.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from envs.cairo.data import (
+    CARD_COPIES,
+    DISPLAY_SLOTS,
+    DRAWS_PER_ACTION,
+    EXPANSIONS_PER_COLOUR,
+    HAND_LIMIT,
+    HEIGHT,
+    MAX_GROUP_SIZE,
+    MONEY_PER_COLOUR,
+    NEUTRAL,
+    NUM_BARKERS,
+    NUM_CARD_TYPES,
+    NUM_CARDS,
+    NUM_CELLS,
+    NUM_COLOURS,
+    THREE_CARDS,
+    WIDTH,
+)
+from envs.cairo.legality import customer_cells
+from envs.cairo.state import CairoState, Phase, Stage, Verb
+from envs.core.layout import ObservationLayout, Piece
+from envs.core.rng import make_rng, random_bits
+
+VP_SCALE = 100.0  # VP are divided by this; 36 expansions × (7 + 5 medal VP) < 5 × 100
+MAX_HAND = HAND_LIMIT + DRAWS_PER_ACTION  # a hand holds at most 6 cards during a Draw
+MAX_UNITS = MAX_GROUP_SIZE - 1  # D9 starts with at most 6 unpaid tile units
+
+
+class Observer:
+    """Encodes observations and resamples hidden state for one player count and options."""
+
+    def __init__(self, num_players: int, options: dict[str, Any]):
+        self.num_players = num_players
+        self.reveal_money = options["reveal_money"]
+        self.max_turns = options["max_turns"]
+        # Owner slots seen on the board: the seats, plus the neutral set with 2 players.
+        self.num_owner_slots = num_players + (num_players == 2)
+        players, owners = num_players, self.num_owner_slots
+        self.layout = ObservationLayout(
+            [
+                Piece("board_colour", (NUM_COLOURS, NUM_CELLS), True, 1.0),
+                Piece("board_owner", (owners, NUM_CELLS), True, 1.0),
+                Piece("board_kind", (3, NUM_CELLS), True, 1.0),  # main, expansion, entrance
+                Piece("board_customer", (1, NUM_CELLS), True, 1.0),
+                Piece("board_target", (1, NUM_CELLS), True, 1.0),  # the pending cell
+                Piece("to_act", (players,), True, 1.0),
+                Piece("stage", (4,), True, 1.0),
+                Piece("phase", (len(Phase) - 1,), True, 1.0),
+                Piece("verb", (len(Verb) - 1,), True, 1.0),
+                Piece("pending_colour", (NUM_COLOURS,), True, 1.0),
+                Piece("pending_counts", (4,), True, 1.0),  # picks, units, half, draws
+                Piece("customers", (NUM_COLOURS, 3), True, 1.0),  # on board, x, y
+                Piece("money", (players, NUM_COLOURS), False, 1.0),
+                Piece("trays", (NUM_COLOURS,), True, 1.0),
+                Piece("vp", (players,), True, 5.0),
+                Piece("hand", (NUM_CARD_TYPES,), False, 1.0),
+                Piece("hand_sizes", (players,), True, 1.0),
+                Piece("known", (players - 1, NUM_CARD_TYPES), True, 1.0),
+                Piece("barkers", (players + 1,), True, 1.0),  # per seat, then the supply
+                Piece("display", (DISPLAY_SLOTS, NUM_CARD_TYPES), True, 1.0),
+                Piece("piles", (1 + NUM_CARD_TYPES,), True, 1.0),  # draw size, discard
+                Piece("supply", (NUM_COLOURS,), True, 1.0),
+                Piece("medals", (NUM_COLOURS, 2, players), True, 1.0),
+                Piece("unplaced", (players + 1, NUM_COLOURS), True, 1.0),  # + neutral bag
+                Piece("group_size", (owners, NUM_COLOURS), True, 1.0),
+                Piece("dropped", (players,), True, 1.0),
+                Piece("turn", (1,), True, 1.0),
+            ]
+        )
+
+    # ---------------------------------------------------------------- encoding
+    def observe(self, state: CairoState, player: int | np.ndarray) -> np.ndarray:
+        """(B, size) float32 observation of ``player`` (int or (B,) ints), see the module doc."""
+        num, players = state.batch_size, self.num_players
+        rows = np.arange(num)
+        me = np.broadcast_to(np.asarray(player, dtype=np.int64), (num,))
+        order = (me[:, None] + np.arange(players)) % players  # relative -> absolute seat
+        buf = self.layout.new_buffer(num)
+        view = lambda name: self.layout.view(buf, name)  # noqa: E731
+
+        thing = np.where(state.tile >= 0, state.tile, state.entrance).astype(np.int64)
+        present = thing >= 0
+        colour = np.where(present, thing % NUM_COLOURS, -1)
+        owner = thing // NUM_COLOURS
+        relative = np.where(owner == NEUTRAL, self.num_owner_slots - 1, (owner - me[:, None])
+                            % players)
+        view("board_colour")[:] = colour[:, None, :] == np.arange(NUM_COLOURS)[None, :, None]
+        view("board_owner")[:] = present[:, None, :] & (
+            relative[:, None, :] == np.arange(self.num_owner_slots)[None, :, None])
+        kind = view("board_kind")
+        main_rows, _, _ = np.nonzero(state.stall_cell >= 0)
+        kind[main_rows, 0, state.stall_cell[state.stall_cell >= 0]] = 1.0
+        kind[:, 1] = (state.tile >= 0) & (kind[:, 0] == 0)
+        kind[:, 2] = state.entrance >= 0
+        view("board_customer")[:, 0] = customer_cells(state, rows)
+        pending = state.target >= 0
+        view("board_target")[rows[pending], 0, state.target[pending]] = 1.0
+
+        acting = state.current_player >= 0
+        view("to_act")[rows[acting], (state.current_player[acting] - me[acting]) % players] = 1.0
+        live_stage = state.stage < Stage.OVER
+        view("stage")[rows[live_stage], state.stage[live_stage]] = 1.0
+        asked = state.phase < Phase.GAME_OVER
+        view("phase")[rows[asked], state.phase[asked]] = 1.0
+        verb = state.verb > Verb.NONE
+        view("verb")[rows[verb], state.verb[verb] - 1] = 1.0
+        chosen = state.colour >= 0
+        view("pending_colour")[rows[chosen], state.colour[chosen]] = 1.0
+        counts = view("pending_counts")
+        counts[:, 0] = state.picks_left / THREE_CARDS
+        counts[:, 1] = state.pay_units / MAX_UNITS
+        counts[:, 2] = state.pay_half
+        counts[:, 3] = state.draws_left / DRAWS_PER_ACTION
+        customers = view("customers")
+        on_board = state.customer >= 0
+        customers[:, :, 0] = on_board
+        customers[:, :, 1] = np.where(on_board, state.customer % WIDTH, 0) / (WIDTH - 1)
+        customers[:, :, 2] = np.where(on_board, state.customer // WIDTH, 0) / (HEIGHT - 1)
+
+        money = state.money[rows[:, None], order] / MONEY_PER_COLOUR  # (B, P, 6)
+        if not self.reveal_money:
+            money[:, 1:] = 0.0
+        view("money")[:] = money
+        view("trays")[:] = 1.0 - state.money.sum(axis=1) / MONEY_PER_COLOUR
+        view("vp")[:] = state.vp[rows[:, None], order] / VP_SCALE
+        view("hand")[:] = state.hand[rows, me] / CARD_COPIES.max()
+        view("hand_sizes")[:] = state.hand[rows[:, None], order].sum(axis=2) / MAX_HAND
+        view("known")[:] = state.known[rows[:, None], order[:, 1:]] / CARD_COPIES.max()
+        barkers = view("barkers")
+        barkers[:, :players] = state.barkers[rows[:, None], order] / NUM_BARKERS
+        barkers[:, players] = 1.0 - state.barkers.sum(axis=1) / NUM_BARKERS
+        view("display")[:] = state.display[:, :, None] == np.arange(NUM_CARD_TYPES)
+        piles = view("piles")
+        piles[:, 0] = state.deck_size / NUM_CARDS
+        piles[:, 1:] = state.discard / CARD_COPIES.max()
+        view("supply")[:] = state.supply / EXPANSIONS_PER_COLOUR
+        holder = state.medal.astype(np.int64)
+        view("medals")[:] = (holder >= 0)[..., None] & (
+            ((holder - me[:, None, None]) % players)[..., None] == np.arange(players))
+        unplaced = view("unplaced")
+        unplaced[:, :players] = state.stall_cell[rows[:, None], order] < 0
+        unplaced[:, players] = state.neutral_bag
+        sizes = view("group_size")
+        sizes[:, :players] = state.group_size[rows[:, None], order] / MAX_GROUP_SIZE
+        if self.num_owner_slots > players:
+            sizes[:, players] = state.group_size[:, NEUTRAL] / MAX_GROUP_SIZE
+        view("dropped")[:] = state.dropped[rows[:, None], order]
+        view("turn")[:, 0] = np.minimum(state.turn / self.max_turns, 1.0)
+        return buf
+
+    # ---------------------------------------------------------------- hidden information
+    def resample_hidden(self, state: CairoState, player: int, seed: int) -> CairoState:
+        """A copy with everything ``player`` cannot see redrawn consistently.
+
+        Redrawn: the draw pile's order together with the opponents' hand cards not known from
+        the display (hand sizes and known cards kept), the opponents' money when it is hidden
+        (each colour's total among them kept, so the trays do not change), and every row's
+        random key (future chance).
+        """
+        out = state.copy()
+        num, players = state.batch_size, self.num_players
+        seeds = np.arange(num, dtype=np.int64) + int(seed)
+        out.rng = make_rng(seeds)
+        helper = make_rng(seeds + 0x5EED)
+        opponents = [q for q in range(players) if q != player]
+        for r in range(num):
+            unknown = {q: out.hand[r, q] - out.known[r, q] for q in opponents}
+            pool = list(out.deck[r, : out.deck_size[r]])
+            for q in opponents:
+                pool.extend(np.repeat(np.arange(NUM_CARD_TYPES), unknown[q]))
+                out.hand[r, q] = out.known[r, q]
+            keys = random_bits(helper, np.array([r]), max(len(pool), 1))[0, : len(pool)]
+            shuffled = np.asarray(pool, dtype=np.int8)[np.argsort(keys, kind="stable")]
+            start = 0
+            for q in opponents:
+                count = int(unknown[q].sum())
+                np.add.at(out.hand[r, q], shuffled[start:start + count], 1)
+                start += count
+            out.deck[r] = -1
+            out.deck[r, : len(shuffled) - start] = shuffled[start:]
+            if not self.reveal_money:
+                for c in range(NUM_COLOURS):
+                    total = int(out.money[r, opponents, c].sum())
+                    picks = random_bits(helper, np.array([r]), max(total, 1))[0, :total]
+                    share = np.bincount(picks % np.uint64(len(opponents)),
+                                        minlength=len(opponents))
+                    out.money[r, opponents, c] = share
+        return out

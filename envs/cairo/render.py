@@ -1,0 +1,137 @@
+"""Text rendering of one Kairo game and the names of its decisions.
+
+Board legend (each cell is five characters: three of content, two for a customer):
+
+* ``R0`` main stall (colour letter upper case, owner seat or ``n`` for neutral);
+* ``r0`` expansion; ``+r0`` entrance of that owner's red stall;
+* ``.4`` empty market cell of section 4; ``~6`` empty restaurant cell of section 6;
+* ``@g`` after the content: the green customer stands on the cell.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from envs.cairo.data import (
+    CARD_TYPE_NAMES,
+    COLOUR_LETTERS,
+    COLOUR_NAMES,
+    HEIGHT,
+    MARKET,
+    MEDAL_VP,
+    NEUTRAL,
+    NUM_COLOURS,
+    SECTION,
+    WIDTH,
+)
+from envs.cairo.scoring import final_scores, tray
+from envs.cairo.state import CairoState, Phase, Stage, Verb
+
+if TYPE_CHECKING:
+    from envs.cairo.game import CairoGame
+
+
+def _owner_mark(owner: int) -> str:
+    return "n" if owner == NEUTRAL else str(owner)
+
+
+def _cell_text(state: CairoState, row: int, k: int, mains: set[int]) -> str:
+    tile, entrance = int(state.tile[row, k]), int(state.entrance[row, k])
+    if tile >= 0:
+        letter = COLOUR_LETTERS[tile % NUM_COLOURS]
+        content = (letter.upper() if k in mains else letter) + _owner_mark(tile // NUM_COLOURS)
+        content = " " + content
+    elif entrance >= 0:
+        content = "+" + COLOUR_LETTERS[entrance % NUM_COLOURS] + _owner_mark(
+            entrance // NUM_COLOURS)
+    else:
+        content = (" ." if MARKET[k] else " ~") + str(int(SECTION[k]))
+    here = np.flatnonzero(state.customer[row] == k)
+    return content + (f"@{COLOUR_LETTERS[here[0]]}" if here.size else "  ")
+
+
+def board_text(state: CairoState, row: int) -> str:
+    """The 14 × 13 grid of one game, north up, with coordinates."""
+    mains = {int(k) for k in state.stall_cell[row].ravel() if k >= 0}
+    lines = ["y\\x " + "".join(f"{x:^5}" for x in range(WIDTH))]
+    for y in range(HEIGHT):
+        cells = "".join(_cell_text(state, row, WIDTH * y + x, mains) for x in range(WIDTH))
+        lines.append(f"{y:>3} {cells}")
+    return "\n".join(lines)
+
+
+def _cards(counts: np.ndarray) -> str:
+    return " ".join(f"{CARD_TYPE_NAMES[t]}x{int(n)}" for t, n in enumerate(counts) if n) or "-"
+
+
+def decision_name(state: CairoState, row: int) -> str:
+    """The decision asked in one row, with its context, e.g. ``PAYMENT (red, 2 units left)``."""
+    phase = Phase(int(state.phase[row]))
+    verb = Verb(int(state.verb[row]))
+    colour = int(state.colour[row])
+    parts = []
+    if verb != Verb.NONE:
+        parts.append(verb.name + (f" {COLOUR_NAMES[colour]}" if colour >= 0 else ""))
+    target = int(state.target[row])
+    if target >= 0:
+        parts.append(f"cell ({target % WIDTH},{target // WIDTH})")
+    if phase == Phase.THREE_PICK:
+        parts.append(f"{int(state.picks_left[row])} picks left")
+    if phase == Phase.PAYMENT:
+        half = ", half a 2:1 unit paid" if state.pay_half[row] else ""
+        parts.append(f"{int(state.pay_units[row])} units left{half}")
+    if phase == Phase.DRAW_SOURCE:
+        parts.append(f"{int(state.draws_left[row])} draws left")
+    if phase == Phase.TURN:
+        parts.append(Stage(int(state.stage[row])).name)
+    return phase.name + (f" ({', '.join(parts)})" if parts else "")
+
+
+def render(game: CairoGame, state: CairoState, index: int = 0) -> str:
+    """A readable text view of game ``index``: board, public information and every hand."""
+    row = index
+    players = game.num_players
+    stage = Stage(int(state.stage[row])).name
+    status = "terminated" if state.terminated[row] else "truncated" if state.truncated[
+        row] else f"seat {int(state.current_player[row])} to act: {decision_name(state, row)}"
+    lines = [f"Kairo {players}p, stage {stage}, turn {int(state.turn[row])}, {status}",
+             board_text(state, row)]
+    off = np.flatnonzero(state.customer[row] < 0)
+    display = " ".join(CARD_TYPE_NAMES[c] if c >= 0 else "--" for c in state.display[row])
+    lines.append(
+        f"off-board customer: {COLOUR_NAMES[off[0]] if off.size else '-'} | display: {display}"
+        f" | draw pile {int(state.deck_size[row])} | discard: {_cards(state.discard[row])}"
+    )
+    lines.append(
+        "supply " + " ".join(f"{COLOUR_LETTERS[c]}{int(state.supply[row, c])}"
+                             for c in range(NUM_COLOURS))
+        + " | trays " + " ".join(f"{COLOUR_LETTERS[c]}{int(v)}" for c, v in
+                                 enumerate(tray(state)[row]))
+        + f" | barker supply {7 - int(state.barkers[row].sum())}"
+    )
+    scores = final_scores(state.take(row))[0]
+    for seat in range(players):
+        money = " ".join(f"{COLOUR_LETTERS[c]}{int(state.money[row, seat, c])}"
+                         for c in range(NUM_COLOURS))
+        groups = " ".join(f"{COLOUR_LETTERS[c]}{int(state.group_size[row, seat, c])}"
+                          for c in range(NUM_COLOURS) if state.stall_cell[row, seat, c] >= 0)
+        unplaced = "".join(COLOUR_LETTERS[c] for c in range(NUM_COLOURS)
+                           if state.stall_cell[row, seat, c] < 0)
+        medals = " ".join(f"{kind}-{COLOUR_NAMES[c]}" for c in range(NUM_COLOURS)
+                          for kind, k in (("gold", 0), ("silver", 1))
+                          if state.medal[row, c, k] == seat)
+        flags = " (dropped out)" if state.dropped[row, seat] else ""
+        lines.append(
+            f"seat {seat}{flags}: VP {int(state.vp[row, seat])} (final {int(scores[seat])}) | "
+            f"money {money} | barkers {int(state.barkers[row, seat])} | hand "
+            f"{_cards(state.hand[row, seat])} (known {_cards(state.known[row, seat])}) | "
+            f"groups {groups or '-'} | unplaced {unplaced or '-'} | medals {medals or '-'}"
+        )
+    if players == 2:
+        neutral = " ".join(f"{COLOUR_LETTERS[c]}" for c in range(NUM_COLOURS)
+                           if state.neutral_bag[row, c])
+        lines.append(f"neutral stalls in the bag: {neutral or '-'}")
+    lines.append(f"medal VP: gold {MEDAL_VP[0]}, silver {MEDAL_VP[1]}")
+    return "\n".join(lines)

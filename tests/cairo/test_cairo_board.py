@@ -1,0 +1,132 @@
+"""The board of §2.7 (its verification bullets) and the reachability machinery of §9.2."""
+
+from __future__ import annotations
+
+from collections import deque
+
+import numpy as np
+import pytest
+
+from envs.cairo.board import (
+    NEIGHBOURS,
+    OUTSIDE,
+    Reachability,
+    flood,
+    pack,
+    unpack,
+    walk_distances,
+)
+from envs.cairo.data import (
+    CUSTOMER_STARTS,
+    MARKET,
+    NUM_CELLS,
+    RESTAURANT,
+    SECTION,
+    WIDTH,
+    cell,
+)
+
+
+def test_nine_sections_of_four_by_four_market_cells():
+    """§2.7: 9 sections, each a 4 × 4 block of market cells."""
+    for section in range(9):
+        cells = np.flatnonzero(MARKET & (section == SECTION))
+        xs, ys = cells % WIDTH, cells // WIDTH
+        assert cells.size == 16
+        assert xs.max() - xs.min() == 3 and ys.max() - ys.min() == 3
+
+
+def test_restaurant_cells_per_section():
+    """§2.7 counts: 0:4, 2:4, 3:4, 5:4, 6:9, 7:4, 8:9, 38 in all; none in sections 1 and 4."""
+    counts = np.bincount(SECTION[RESTAURANT], minlength=9)
+    assert counts.tolist() == [4, 0, 4, 4, 0, 4, 9, 4, 9]
+    assert RESTAURANT.sum() == 38 and MARKET.sum() == 144
+
+
+def test_restaurant_cells_have_one_market_neighbour_in_their_section():
+    """§2.7: every restaurant cell but (0,12) and (13,12) has exactly one market neighbour."""
+    for k in np.flatnonzero(RESTAURANT):
+        near = [n for n in NEIGHBOURS[k] if n != OUTSIDE and MARKET[n]]
+        if k in (cell(0, 12), cell(13, 12)):
+            assert near == []
+        else:
+            assert len(near) == 1 and SECTION[near[0]] == SECTION[k]
+
+
+def test_customer_start_cells():
+    """§2.7: start cells are market cells in five sections, none adjacent to another."""
+    assert MARKET[CUSTOMER_STARTS].all()
+    assert len(set(SECTION[CUSTOMER_STARTS].tolist())) == 5
+    for k in CUSTOMER_STARTS:
+        assert not set(NEIGHBOURS[k].tolist()) & set(CUSTOMER_STARTS.tolist())
+
+
+def test_empty_board_is_one_walkable_component_without_restaurant():
+    """§2.7: the empty market is one component; restaurant cells are never walked."""
+    seed = np.zeros((1, NUM_CELLS), bool)
+    seed[0, cell(1, 0)] = True
+    reached = unpack(flood(pack(seed), pack(MARKET[None])))[0]
+    assert (reached == MARKET).all()
+
+
+def test_pack_round_trip():
+    rng = np.random.default_rng(1)
+    mask = rng.random((7, NUM_CELLS)) < 0.4
+    assert (unpack(pack(mask)) == mask).all()
+
+
+def _bfs(walk: np.ndarray, start: int) -> dict[int, int]:
+    dist = {start: 0}
+    queue = deque([start])
+    while queue:
+        k = queue.popleft()
+        for n in NEIGHBOURS[k]:
+            if n != OUTSIDE and walk[n] and n not in dist:
+                dist[n] = dist[k] + 1
+                queue.append(n)
+    return dist
+
+
+def _random_board(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """A market with random tiles and a few target cells in one component."""
+    while True:
+        walk = MARKET & (rng.random(NUM_CELLS) > rng.uniform(0.2, 0.5))
+        cells = np.flatnonzero(walk)
+        start = int(rng.choice(cells))
+        component = np.array(sorted(_bfs(walk, start)))
+        if component.size >= 8:
+            targets = np.zeros(NUM_CELLS, bool)
+            targets[rng.choice(component, size=6, replace=False)] = True
+            return walk, targets
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_reachability_matches_brute_force(seed):
+    """§9.2: the ring test plus per-cell floods equal one BFS per candidate cell."""
+    rng = np.random.default_rng(seed)
+    boards = [_random_board(rng) for _ in range(4)]
+    walk = np.stack([b[0] for b in boards])
+    targets = np.stack([b[1] for b in boards])
+    candidates = walk & ~targets
+    safe, connected = Reachability(walk, targets).placements(candidates)
+    for m in range(len(boards)):
+        for v in np.flatnonzero(candidates[m]):
+            without = walk[m].copy()
+            without[v] = False
+            first = int(np.flatnonzero(targets[m])[0])
+            reached = _bfs(without, first)
+            assert safe[m, v] == all(t in reached for t in np.flatnonzero(targets[m]))
+            if safe[m, v]:
+                for d, n in enumerate(NEIGHBOURS[v]):
+                    assert connected[m, v, d] == (n != OUTSIDE and n in reached)
+
+
+def test_walk_distances_match_breadth_first_search():
+    """§5.1 dist: the bitboard wavefront gives BFS distances, -1 when unreachable."""
+    rng = np.random.default_rng(7)
+    walk, targets = _random_board(rng)
+    start = int(np.flatnonzero(targets)[0])
+    goals = np.flatnonzero(walk)[None, :40]
+    dist = walk_distances(walk[None], np.array([start]), goals, np.ones(goals.shape, bool))
+    expected = _bfs(walk, start)
+    assert dist[0].tolist() == [expected.get(int(g), -1) for g in goals[0]]
