@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import ENV_CASES, ENV_IDS
 from toy_agents import TOY_BASELINES
 
 import agents
@@ -103,7 +104,7 @@ def test_resume_continues_the_run(tiny_run, tmp_path):
 
 def test_resume_refuses_to_change_the_game(tiny_run):
     latest = tiny_run / "checkpoints" / "latest.zip"
-    with pytest.raises(ValueError, match="cannot change"):
+    with pytest.raises(SystemExit, match="cannot change"):
         main(["--resume", str(latest), "--players", "2"])
 
 
@@ -138,6 +139,17 @@ def test_metrics_reader_skips_a_torn_line(tmp_path):
     assert [r["timesteps"] for r in analysis.load_metrics(tmp_path)] == [100, 200]
     smoothed = analysis.smooth(np.array([1.0, np.nan, 0.0]), np.array([1, 5, 3]), 2)
     np.testing.assert_allclose(smoothed, [1.0, 1.0, 0.0])
+
+
+@pytest.mark.parametrize(("env_id", "num_players"), ENV_CASES, ids=ENV_IDS)
+def test_selfplay_runs_on_every_registered_env(env_id, num_players, tmp_path):
+    run = main(["--env", env_id, "--players", str(num_players), "--timesteps", "64",
+                "--num-envs", "4", "--n-steps", "16", "--batch-size", "32", "--net-arch", "16",
+                "--eval-games", "0", "--elo-games", "0", "--no-progress", "--out",
+                str(tmp_path)])
+    info = checkpoint_info(run / "checkpoints" / "final.zip")
+    assert (info["env_id"], info["num_players"], info["timesteps"]) == (env_id, num_players, 64)
+    load_policy_agent(run / "checkpoints" / "final.zip", env_id, num_players)
 
 
 # ---------------------------------------------------------------------- the config and CLI
@@ -180,9 +192,17 @@ def test_default_player_count_and_bad_values():
         Config(net_arch="a,b").hidden_sizes()
 
 
-def test_run_without_env_exits_with_the_valid_ids():
-    with pytest.raises(SystemExit, match="--env is required"):
+def test_bad_runs_exit_with_a_message_naming_the_valid_choices():
+    with pytest.raises(SystemExit, match=r"--env is required; registered: .*toy"):
         main(["--timesteps", "10"])
+    with pytest.raises(SystemExit, match="unknown env id 'nope'"):
+        main(["--env", "nope"])
+    with pytest.raises(SystemExit, match="valid: 2, 3"):
+        main(["--env", "toy", "--players", "5"])
+    with pytest.raises(SystemExit, match="unknown option"):
+        main(["--env", "toy", "--game-options", '{"bogus": 1}'])
+    with pytest.raises(SystemExit, match="num-envs must be >= 1"):
+        main(["--env", "toy", "--num-envs", "0"])
 
 
 # ---------------------------------------------------------------------- reproducibility

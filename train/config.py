@@ -212,3 +212,44 @@ def merge_resumed(stored: dict[str, Any], cli: Config, given: set[str]) -> Confi
                 f"checkpoint's {getattr(base, name)!r}; it cannot change when resuming"
             )
     return dataclasses.replace(base, **{k: getattr(cli, k) for k in given})
+
+
+def resolve(argv: Sequence[str] | None = None) -> tuple[Config, dict[str, Any] | None]:
+    """The run's config from the command line, checked, with the player count filled in.
+
+    Returns:
+        the config, and the metadata of the ``--resume`` checkpoint (None for a new run).
+
+    Raises:
+        ValueError: a missing or unknown env, a bad value, or a resume that does not fit
+            its checkpoint; the message says what is valid.
+    """
+    from agents.policy import checkpoint_info
+    from envs.core.registry import game_class, list_envs, make_game
+
+    cfg, given = parse_args(argv)
+    resumed = None
+    if cfg.resume:
+        resumed = checkpoint_info(cfg.resume)
+        cfg = merge_resumed(resumed.get("config", {}), cfg, given)
+    if cfg.env is None:
+        raise ValueError(f"--env is required; registered: {', '.join(list_envs())}")
+    version = game_class(cfg.env).VERSION
+    cfg = dataclasses.replace(cfg, players=cfg.resolved_players())
+    make_game(cfg.env, cfg.players, **cfg.options())  # bad players or options fail here
+    cfg.hidden_sizes()
+    for name in ("num_envs", "n_steps", "batch_size", "n_epochs"):
+        if getattr(cfg, name) < 1:
+            raise ValueError(f"--{name.replace('_', '-')} must be >= 1, got {getattr(cfg, name)}")
+    for name in ("snapshot_every", "checkpoint_every", "eval_games", "elo_games", "timesteps"):
+        if getattr(cfg, name) < 0:
+            raise ValueError(f"--{name.replace('_', '-')} must be >= 0, got {getattr(cfg, name)}")
+    if min(cfg.opponent_weights().values()) < 0 or sum(cfg.opponent_weights().values()) <= 0:
+        raise ValueError(f"opponent weights must be >= 0 with a positive sum, got "
+                         f"{cfg.opponent_weights()}")
+    if resumed is not None and (resumed["env_id"], resumed["num_players"],
+                                resumed["version"]) != (cfg.env, cfg.players, version):
+        raise ValueError(f"{cfg.resume} is a {resumed['env_id']} v{resumed['version']} "
+                         f"{resumed['num_players']}-player checkpoint, not "
+                         f"{cfg.env} v{version} {cfg.players}-player")
+    return cfg, resumed

@@ -12,7 +12,8 @@ A run directory ``{out}/{env}_v{VERSION}__{exp_name}__{seed}__{unix time}/`` hol
     pool/snapshot_*.pt      the learner's past snapshots, opponents in the pool
     tb/                     TensorBoard logs (rollout/*, train/*, selfplay/win_rate*)
     metrics.jsonl           one JSON line per update (train.analysis reads it)
-    eval.json, eval.md      the final evaluation table (and Elo where available)
+    eval.json, eval.md      the final evaluation: win rates against the baselines, Elo
+    {env}_elo.md, .csv      the final tournament's tables (benchmarks.tournament)
 
 ``--resume runs/.../checkpoints/latest.zip`` continues that run in its directory: the
 timesteps already done count towards --timesteps, the pool snapshots are reloaded, and the
@@ -34,12 +35,12 @@ from stable_baselines3.common.logger import configure
 from stable_baselines3.common.utils import set_random_seed
 
 import envs
-from agents.policy import checkpoint_info, load_policy_agent
+from agents.policy import load_policy_agent
 from agents.random_agent import RandomAgent
 from envs.core.registry import game_class
 from train.callbacks import SelfPlayCallback
 from train.checkpoint import atomic_write_text, find_run_dir, git_revision, save_checkpoint
-from train.config import merge_resumed, parse_args
+from train.config import resolve
 from train.evaluate import elo_tournament, markdown_table, win_rates
 from train.pool import OpponentPool, make_scripted_agent, scripted_agent_names
 from train.vec_env import SelfPlayVecEnv
@@ -48,22 +49,12 @@ from train.vec_env import SelfPlayVecEnv
 def main(argv: Sequence[str] | None = None) -> Path:
     """Run self-play training; returns the run directory."""
     # ------------------------------------------------------------------ 1. config
-    cfg, given = parse_args(argv)
-    resumed = None
-    if cfg.resume:
-        resumed = checkpoint_info(cfg.resume)
-        cfg = merge_resumed(resumed.get("config", {}), cfg, given)
-    if cfg.env is None:
-        raise SystemExit(f"--env is required; registered: {', '.join(envs.list_envs())}")
-    game_class(cfg.env)  # a clear error for an unknown id
-    cfg = dataclasses.replace(cfg, players=cfg.resolved_players())
+    try:
+        cfg, resumed = resolve(argv)
+    except ValueError as err:
+        raise SystemExit(f"train.selfplay: error: {err}") from err
     game = envs.make_game(cfg.env, cfg.players, **cfg.options())
     version = game_class(cfg.env).VERSION
-    if resumed is not None and (resumed["env_id"], resumed["num_players"],
-                                resumed["version"]) != (cfg.env, cfg.players, version):
-        raise ValueError(f"{cfg.resume} is a {resumed['env_id']} v{resumed['version']} "
-                         f"{resumed['num_players']}-player checkpoint, not "
-                         f"{cfg.env} v{version} {cfg.players}-player")
 
     # ------------------------------------------------------------------ 2. run directory
     run_dir = find_run_dir(cfg.resume) if cfg.resume else None
@@ -154,7 +145,9 @@ def main(argv: Sequence[str] | None = None) -> Path:
     opponents = {"random": RandomAgent(seed=cfg.seed + 9)}
     for name in scripted_agent_names(cfg.env):
         opponents[name] = make_scripted_agent(name, cfg.env, cfg.players, seed=cfg.seed + 9)
-    rows = win_rates(game, agent, opponents, cfg.eval_games, seed=10**6 + cfg.seed)
+    rows = []
+    if cfg.eval_games > 0:
+        rows = win_rates(game, agent, opponents, cfg.eval_games, seed=10**6 + cfg.seed)
     tournament = None
     if cfg.elo_games > 0:
         tournament = elo_tournament(cfg.env, cfg.players, [str(final), *opponents],
