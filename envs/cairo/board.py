@@ -21,23 +21,23 @@ import numpy as np
 from envs.cairo.data import DIRECTIONS, HEIGHT, NUM_CELLS, WIDTH
 
 OUTSIDE = NUM_CELLS  # sentinel index of a cell off the grid; arrays get a False column there
+# Steps of the local detour search before a possible cut cell gets a whole-board flood fill:
+# enough to walk around a group of up to 7 tiles in most shapes.
+_NEARBY_STEPS = 10
 
 
-def _neighbour_tables() -> tuple[np.ndarray, np.ndarray]:
-    """Orthogonal neighbours (N, E, S, W) and the 8-cell ring (N, NE, E, SE, S, SW, W, NW)."""
-    ring_steps = ((0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1))
+def _neighbour_table() -> np.ndarray:
+    """Orthogonal neighbours (N, E, S, W) of every cell, OUTSIDE off the grid."""
     neighbours = np.full((NUM_CELLS, 4), OUTSIDE, dtype=np.intp)
-    ring = np.full((NUM_CELLS, 8), OUTSIDE, dtype=np.intp)
     for k in range(NUM_CELLS):
         x, y = k % WIDTH, k // WIDTH
-        for table, steps in ((neighbours, DIRECTIONS), (ring, ring_steps)):
-            for i, (dx, dy) in enumerate(steps):
-                if 0 <= x + dx < WIDTH and 0 <= y + dy < HEIGHT:
-                    table[k, i] = WIDTH * (y + dy) + x + dx
-    return neighbours, ring
+        for i, (dx, dy) in enumerate(DIRECTIONS):
+            if 0 <= x + dx < WIDTH and 0 <= y + dy < HEIGHT:
+                neighbours[k, i] = WIDTH * (y + dy) + x + dx
+    return neighbours
 
 
-NEIGHBOURS, RING = _neighbour_tables()  # (182, 4) and (182, 8) intp, OUTSIDE off the grid
+NEIGHBOURS = _neighbour_table()  # (182, 4) intp
 
 
 def _local_ok_table() -> np.ndarray:
@@ -67,7 +67,6 @@ def _local_ok_table() -> np.ndarray:
 
 
 LOCAL_OK = _local_ok_table()  # (256,) bool
-_RING_WEIGHTS = (1 << np.arange(8)).astype(np.uint8)
 
 # ---------------------------------------------------------------- bitboards
 NUM_WORDS = 4
@@ -120,16 +119,47 @@ def has_cell(boards: np.ndarray, cells: np.ndarray) -> np.ndarray:
     return (boards[rows, CELL_WORD[cells]] & CELL_BIT[cells]) != 0
 
 
-# ---------------------------------------------------------------- neighbourhood gathers
-def with_outside(mask: np.ndarray) -> np.ndarray:
-    """(M, 182) -> (M, 183) with a False (or -1) column for the OUTSIDE sentinel."""
-    pad = False if mask.dtype == bool else -1
-    return np.concatenate([mask, np.full((mask.shape[0], 1), pad, dtype=mask.dtype)], axis=1)
+# ---------------------------------------------------------------- neighbourhood shifts
+_RING_STEPS = ((0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1))
+
+
+def _padded(mask: np.ndarray) -> np.ndarray:
+    """(M, 182) -> (M, 15, 16): the grid with a border of False (or 0) cells around it."""
+    grid = np.zeros((mask.shape[0], HEIGHT + 2, WIDTH + 2), dtype=mask.dtype)
+    grid[:, 1:-1, 1:-1] = mask.reshape(-1, HEIGHT, WIDTH)
+    return grid
+
+
+def _shifted(grid: np.ndarray, dx: int, dy: int) -> np.ndarray:
+    """(M, 13, 14) view of a padded grid: the value at (x + dx, y + dy) for every cell."""
+    return grid[:, 1 + dy : 1 + dy + HEIGHT, 1 + dx : 1 + dx + WIDTH]
+
+
+def neighbour_planes(mask: np.ndarray) -> np.ndarray:
+    """(M, 182) -> (M, 182, 4): the value at the N, E, S, W neighbour (False off the grid)."""
+    grid = _padded(mask)
+    planes = np.empty((mask.shape[0], HEIGHT, WIDTH, 4), dtype=mask.dtype)
+    for d, (dx, dy) in enumerate(DIRECTIONS):
+        planes[..., d] = _shifted(grid, dx, dy)
+    return planes.reshape(mask.shape[0], NUM_CELLS, 4)
 
 
 def any_neighbour(mask: np.ndarray) -> np.ndarray:
     """(M, 182) bool: some orthogonal neighbour of the cell is set in ``mask``."""
-    return with_outside(mask)[:, NEIGHBOURS].any(axis=2)
+    grid = _padded(mask)
+    out = _shifted(grid, *DIRECTIONS[0]).copy()
+    for dx, dy in DIRECTIONS[1:]:
+        out |= _shifted(grid, dx, dy)
+    return out.reshape(mask.shape[0], NUM_CELLS)
+
+
+def ring_codes(mask: np.ndarray) -> np.ndarray:
+    """(M, 182) uint8: bit i set when ring cell i (N, NE, E, ..., NW) is set in ``mask``."""
+    grid = _padded(mask.view(np.uint8))
+    out = np.zeros((mask.shape[0], HEIGHT, WIDTH), dtype=np.uint8)
+    for i, (dx, dy) in enumerate(_RING_STEPS):
+        out |= _shifted(grid, dx, dy) << np.uint8(i)
+    return out.reshape(mask.shape[0], NUM_CELLS)
 
 
 # ---------------------------------------------------------------- reachability (§5.1, §9.2)
@@ -148,10 +178,9 @@ class Reachability:
         self.walk_bits = pack(walk)
         self.target_bits = pack(targets)
         self.component = unpack(flood(self.target_bits, self.walk_bits))  # K's component
-        ring_codes = with_outside(walk)[:, RING].astype(np.uint8) @ _RING_WEIGHTS
         # A cell outside K's component, or whose walkable neighbours stay linked around it,
         # cannot split K; only the rest needs a flood fill of its own.
-        self.suspect = self.component & ~LOCAL_OK[ring_codes]
+        self.suspect = self.component & ~LOCAL_OK[ring_codes(walk)]
 
     def placements(self, candidates: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Effect of one tile on each candidate cell (free cells: no customer or entrance).
@@ -162,9 +191,11 @@ class Reachability:
             direction N, E, S, W would lie in K's component with the tile placed (the entrance
             test of a new stall). Only candidate entries are meaningful.
         """
-        connected = with_outside(self.component)[:, NEIGHBOURS]  # (M, 182, 4)
+        connected = neighbour_planes(self.component)  # (M, 182, 4)
         safe = np.ones(candidates.shape, dtype=bool)
         boards, cells = np.nonzero(candidates & self.suspect)
+        if boards.size:
+            boards, cells = self._rejoined_nearby(boards, cells)
         if boards.size:
             pairs = np.arange(boards.size)
             walk_without = self.walk_bits[boards]
@@ -178,6 +209,27 @@ class Reachability:
             inside = near != OUTSIDE
             connected[boards, cells] = inside & has_cell(reached, np.where(inside, near, 0))
         return safe, connected
+
+    def _rejoined_nearby(self, boards: np.ndarray, cells: np.ndarray
+                         ) -> tuple[np.ndarray, np.ndarray]:
+        """Drop the (board, cell) pairs whose walkable neighbours meet again close by.
+
+        Without the cell, a short walk from one of its walkable neighbours that reaches all
+        the others proves that nothing is cut off, so K's component is unchanged. Only the
+        pairs left over (usually true cut cells) need a flood fill over the whole board.
+        """
+        near = NEIGHBOURS[cells]  # (n, 4)
+        walkable = (near != OUTSIDE) & self.walk[boards[:, None], np.minimum(near, OUTSIDE - 1)]
+        first = near[np.arange(boards.size), np.argmax(walkable, axis=1)]
+        pairs = np.arange(boards.size)
+        walk_without = self.walk_bits[boards]
+        walk_without[pairs, CELL_WORD[cells]] &= ~CELL_BIT[cells]
+        reached = np.zeros_like(walk_without)
+        reached[pairs, CELL_WORD[first]] = CELL_BIT[first]
+        for _ in range(_NEARBY_STEPS):
+            reached = dilate(reached, walk_without)
+        met = (has_cell(reached, np.where(walkable, near, first[:, None])) | ~walkable).all(axis=1)
+        return boards[~met], cells[~met]
 
 
 def walk_distances(

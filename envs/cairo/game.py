@@ -35,7 +35,7 @@ Implementation choices (numbered after the spec's ambiguity list, §8, where the
 ======================  =============================================================
 players                 2, 3, 4
 actions                 240 (§9.1 flat layout, see ``state.ACTIONS``)
-observation             flat float32; 2 800 (2p), 2 844 (3p), 3 076 (4p)
+observation             flat float32; 2 257 (2p), 2 301 (3p), 2 533 (4p)
 rewards                 rank-based at the end (design.md), 0 otherwise
 longest game            setup + ``max_turns`` × 19 decisions (``max_decisions``)
 VERSION                 1

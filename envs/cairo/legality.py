@@ -12,13 +12,7 @@ import dataclasses
 
 import numpy as np
 
-from envs.cairo.board import (
-    NEIGHBOURS,
-    Reachability,
-    any_neighbour,
-    walk_distances,
-    with_outside,
-)
+from envs.cairo.board import Reachability, any_neighbour, neighbour_planes, walk_distances
 from envs.cairo.data import (
     JOKER_COVER,
     MARKET,
@@ -58,7 +52,7 @@ class Board:
         self.targets = self.customers | (self.entrance >= 0)  # the set K of §9.2
         self.tile_near = any_neighbour(self.occupied)  # some tile is orthogonally adjacent
         # A direction whose neighbour is a free market cell can hold an entrance.
-        self.entrance_free = with_outside(self.free & MARKET)[:, NEIGHBOURS]  # (R, 182, 4)
+        self.entrance_free = neighbour_planes(self.free & MARKET)  # (R, 182, 4)
         self.tile_colour = np.where(self.occupied, self.tile % NUM_COLOURS, -1)
 
         self._reach: Reachability | None = None

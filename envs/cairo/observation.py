@@ -2,10 +2,12 @@
 
 The observation is egocentric: seats are relabelled relative to the observer (0 = self, then
 the next seats clockwise) and the neutral set, in a 2-player game, comes last. It is one flat
-float32 vector of named pieces (``Observer.layout``): shared board planes over the 182 cells
-(one set of colour and owner planes serves tiles and entrances, which never share a cell),
-then per-seat and per-colour vectors. Private pieces are the observer's own hand and, with
-``reveal_money=False``, the observer's own money only.
+float32 vector of named pieces (``Observer.layout``): first the board, cell-major (182 cells ×
+features: colour of the tile or entrance on the cell, its relative owner, a main-stall flag
+and an entrance flag; tiles and entrances never share a cell, so they share the colour and
+owner features), filled by one table lookup per cell; then small per-seat and per-colour
+vectors (customers and the pending cell as coordinates). Private pieces are the observer's
+own hand and, with ``reveal_money=False``, the observer's own money only.
 """
 
 from __future__ import annotations
@@ -29,14 +31,17 @@ from envs.cairo.data import (
     NUM_CARDS,
     NUM_CELLS,
     NUM_COLOURS,
+    NUM_OWNERS,
     THREE_CARDS,
     WIDTH,
 )
-from envs.cairo.legality import customer_cells
 from envs.cairo.state import CairoState, Phase, Stage, Verb
 from envs.core.layout import ObservationLayout, Piece
 from envs.core.rng import make_rng, random_bits
 
+# Content codes of a tile or an entrance by group id, index -1 (none) giving 0.
+_TILE_CODE = np.append(np.arange(NUM_OWNERS * NUM_COLOURS) + 1, 0).astype(np.intp)
+_ENTRANCE_CODE = np.append(np.arange(NUM_OWNERS * NUM_COLOURS) + 61, 0).astype(np.intp)
 VP_SCALE = 100.0  # VP are divided by this; 36 expansions × (7 + 5 medal VP) < 5 × 100
 MAX_HAND = HAND_LIMIT + DRAWS_PER_ACTION  # a hand holds at most 6 cards during a Draw
 MAX_UNITS = MAX_GROUP_SIZE - 1  # D9 starts with at most 6 unpaid tile units
@@ -52,13 +57,14 @@ class Observer:
         # Owner slots seen on the board: the seats, plus the neutral set with 2 players.
         self.num_owner_slots = num_players + (num_players == 2)
         players, owners = num_players, self.num_owner_slots
-        self.layout = ObservationLayout(
+        # Per cell (cell-major, 13 × 14 × features): colour of the tile or entrance, its
+        # relative owner, main-stall flag, entrance flag. An expansion is a coloured cell with
+        # neither flag; customers and the pending cell are in the vector part.
+        self.cell_features = NUM_COLOURS + owners + 2
+        self.cell_table = self._cell_table()
+        board = Piece("board", (NUM_CELLS, self.cell_features), True, 1.0)
+        self.vector_layout = ObservationLayout(
             [
-                Piece("board_colour", (NUM_COLOURS, NUM_CELLS), True, 1.0),
-                Piece("board_owner", (owners, NUM_CELLS), True, 1.0),
-                Piece("board_kind", (3, NUM_CELLS), True, 1.0),  # main, expansion, entrance
-                Piece("board_customer", (1, NUM_CELLS), True, 1.0),
-                Piece("board_target", (1, NUM_CELLS), True, 1.0),  # the pending cell
                 Piece("to_act", (players,), True, 1.0),
                 Piece("stage", (4,), True, 1.0),
                 Piece("phase", (len(Phase) - 1,), True, 1.0),
@@ -66,6 +72,7 @@ class Observer:
                 Piece("pending_colour", (NUM_COLOURS,), True, 1.0),
                 Piece("pending_counts", (4,), True, 1.0),  # picks, units, half, draws
                 Piece("customers", (NUM_COLOURS, 3), True, 1.0),  # on board, x, y
+                Piece("target", (3,), True, 1.0),  # pending stall/expansion cell: set, x, y
                 Piece("money", (players, NUM_COLOURS), False, 1.0),
                 Piece("trays", (NUM_COLOURS,), True, 1.0),
                 Piece("vp", (players,), True, 5.0),
@@ -83,34 +90,49 @@ class Observer:
                 Piece("turn", (1,), True, 1.0),
             ]
         )
+        self.layout = ObservationLayout([board, *self.vector_layout.pieces.values()])
 
     # ---------------------------------------------------------------- encoding
+    # A cell's content code: 0 empty, 1 + g an expansion of group g, 31 + g a main stall,
+    # 61 + g an entrance (group g = owner*6 + colour); 91 codes per observer seat.
+    _EXPANSION, _MAIN, _ENTRANCE, _CODES = 1, 31, 61, 91
+
+    def _cell_table(self) -> np.ndarray:
+        """(P * 91, F) float32 features of each (observer seat, cell content code)."""
+        players, owners = self.num_players, self.num_owner_slots
+        table = np.zeros((players, self._CODES, self.cell_features), dtype=np.float32)
+        for me in range(players):
+            for base in (self._EXPANSION, self._MAIN, self._ENTRANCE):
+                for group in range(NUM_OWNERS * NUM_COLOURS):
+                    owner, colour = divmod(group, NUM_COLOURS)
+                    if owner >= players and owner != NEUTRAL:
+                        continue
+                    relative = owners - 1 if owner == NEUTRAL else (owner - me) % players
+                    row = table[me, base + group]
+                    row[colour] = 1.0
+                    row[NUM_COLOURS + relative] = 1.0
+                    row[-2] = base == self._MAIN
+                    row[-1] = base == self._ENTRANCE
+        return table.reshape(-1, self.cell_features)
+
+    def _cell_codes(self, state: CairoState, me: np.ndarray) -> np.ndarray:
+        """(B, 182) intp row of ``cell_table`` for every cell, as seen by seats ``me`` (B,)."""
+        code = _TILE_CODE[state.tile] + _ENTRANCE_CODE[state.entrance]
+        code += (me * self._CODES)[:, None]
+        rows, owners, colours = np.nonzero(state.stall_cell >= 0)
+        code[rows, state.stall_cell[rows, owners, colours]] += self._MAIN - self._EXPANSION
+        return code
+
     def observe(self, state: CairoState, player: int | np.ndarray) -> np.ndarray:
         """(B, size) float32 observation of ``player`` (int or (B,) ints), see the module doc."""
         num, players = state.batch_size, self.num_players
         rows = np.arange(num)
         me = np.broadcast_to(np.asarray(player, dtype=np.int64), (num,))
         order = (me[:, None] + np.arange(players)) % players  # relative -> absolute seat
-        buf = self.layout.new_buffer(num)
-        view = lambda name: self.layout.view(buf, name)  # noqa: E731
-
-        thing = np.where(state.tile >= 0, state.tile, state.entrance).astype(np.int64)
-        present = thing >= 0
-        colour = np.where(present, thing % NUM_COLOURS, -1)
-        owner = thing // NUM_COLOURS
-        relative = np.where(owner == NEUTRAL, self.num_owner_slots - 1, (owner - me[:, None])
-                            % players)
-        view("board_colour")[:] = colour[:, None, :] == np.arange(NUM_COLOURS)[None, :, None]
-        view("board_owner")[:] = present[:, None, :] & (
-            relative[:, None, :] == np.arange(self.num_owner_slots)[None, :, None])
-        kind = view("board_kind")
-        main_rows, _, _ = np.nonzero(state.stall_cell >= 0)
-        kind[main_rows, 0, state.stall_cell[state.stall_cell >= 0]] = 1.0
-        kind[:, 1] = (state.tile >= 0) & (kind[:, 0] == 0)
-        kind[:, 2] = state.entrance >= 0
-        view("board_customer")[:, 0] = customer_cells(state, rows)
-        pending = state.target >= 0
-        view("board_target")[rows[pending], 0, state.target[pending]] = 1.0
+        # The small vector pieces are filled in a buffer of their own: scattered writes into
+        # the wide observation rows would touch a new cache line per row and piece.
+        buf = self.vector_layout.new_buffer(num)
+        view = lambda name: self.vector_layout.view(buf, name)  # noqa: E731
 
         acting = state.current_player >= 0
         view("to_act")[rows[acting], (state.current_player[acting] - me[acting]) % players] = 1.0
@@ -162,7 +184,13 @@ class Observer:
             sizes[:, players] = state.group_size[:, NEUTRAL] / MAX_GROUP_SIZE
         view("dropped")[:] = state.dropped[rows[:, None], order]
         view("turn")[:, 0] = np.minimum(state.turn / self.max_turns, 1.0)
-        return buf
+        target = view("target")
+        pending = state.target >= 0
+        target[:, 0] = pending
+        target[:, 1] = np.where(pending, state.target % WIDTH, 0) / (WIDTH - 1)
+        target[:, 2] = np.where(pending, state.target // WIDTH, 0) / (HEIGHT - 1)
+        board = np.take(self.cell_table, self._cell_codes(state, me), axis=0)
+        return np.concatenate([board.reshape(num, -1), buf], axis=1)
 
     # ---------------------------------------------------------------- hidden information
     def resample_hidden(self, state: CairoState, player: int, seed: int) -> CairoState:
