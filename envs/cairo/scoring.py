@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.cairo.data import GOLD, MEDAL_VP, MONEY_PER_COLOUR, NUM_COLOURS, SILVER
+from envs.cairo.data import GOLD, MEDAL_VP, MONEY_PER_COLOUR, SILVER
 from envs.cairo.state import CairoState
 
 COIN_SET = 3  # 1 VP per 3 money left at the end (§7.2)
@@ -82,5 +82,3 @@ def final_scores(state: CairoState) -> np.ndarray:
     coins = state.money.sum(axis=2) // COIN_SET
     return (state.vp + medal_vp + coins).astype(np.float64)
 
-
-__all__ = ["NUM_COLOURS", "award_expansion", "end_triggered", "final_scores", "pay_lure", "tray"]
