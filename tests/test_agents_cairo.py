@@ -1,0 +1,122 @@
+"""The scripted baselines of Kairo (agents/cairo.py): legal, blind to hidden information,
+and stronger than random."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import agents
+import envs
+from agents.random_agent import RandomAgent
+from agents.testing import assert_agent_ignores_hidden, assert_agent_plays_legally
+
+BASELINES = ["greedy", "economist", "medal_hunter"]
+
+
+def _play_mixed(game, seat_agents_per_row, agent_pool, num_games, seed):
+    """Play a batch where row i gives seat s to ``agent_pool[seat_agents_per_row[i, s]]``.
+
+    Every action is checked against the legal mask; returns the final state and the
+    summed rewards (B, P).
+    """
+    state = game.init(num_games, seed=seed)
+    rewards = np.zeros((num_games, game.num_players))
+    rows = np.arange(num_games)
+    for _ in range(game.max_decisions + 1):
+        if state.done.all():
+            break
+        mask = game.legal_action_mask(state)
+        owner = np.where(state.done, -1,
+                         seat_agents_per_row[rows, np.maximum(state.current_player, 0)])
+        actions = np.zeros(num_games, dtype=np.int64)
+        for k, agent in enumerate(agent_pool):
+            mine = owner == k
+            if mine.any():
+                # The agent acts only where one of its seats is to act.
+                player = np.where(mine, state.current_player, -2)
+                actions[mine] = agent.act(game, state, player)[mine]
+        live = ~state.done
+        legal = mask[rows, actions]
+        bad = np.flatnonzero(live & ~legal)
+        assert not bad.size, (
+            f"{agent_pool[owner[bad[0]]].name} chose illegal "
+            f"{game.action_name(int(actions[bad[0]]))} ({game.decision_name(state, bad[0])})"
+        )
+        state = game.step(state, actions)
+        rewards += state.rewards
+    assert state.done.all(), "a game ran past max_decisions"
+    return state, rewards
+
+
+def test_list_agents_names_the_cairo_baselines():
+    assert agents.list_agents("cairo") == ["random", *BASELINES]
+    for name in BASELINES:
+        agent = agents.make_agent(name, "cairo", num_players=3, seed=0)
+        assert agent.name == name
+
+
+@pytest.mark.parametrize("name", BASELINES)
+def test_baseline_plays_legally_in_every_seat(name):
+    game = envs.make_game("cairo", num_players=3)
+    agent = agents.make_agent(name, "cairo", num_players=3, seed=1)
+    assert_agent_plays_legally(game, agent, num_games=6, seed=11, check_hidden=False)
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_baselines_play_legally_together_at_other_player_counts(players):
+    game = envs.make_game("cairo", num_players=players)
+    pool = [agents.make_agent(n, "cairo", players, seed=k) for k, n in enumerate(BASELINES)]
+    pool.append(RandomAgent(7))
+    num_games = 16
+    generator = np.random.default_rng(players)
+    seats = generator.integers(0, len(pool), size=(num_games, players))
+    seats[:, 0] = np.arange(num_games) % len(BASELINES)  # every baseline plays
+    state, _ = _play_mixed(game, seats, pool, num_games, seed=100 * players)
+    assert state.terminated.all(), "scripted games end by the rules, not by the cap"
+
+
+@pytest.mark.parametrize("reveal_money", [True, False])
+def test_baselines_ignore_hidden_information(reveal_money):
+    """At positions from every stage of mixed games, redrawing the hands of the other seats,
+    the draw pile (and their money when it is hidden) never changes a baseline's action."""
+    game = envs.make_game("cairo", num_players=3, reveal_money=reveal_money)
+    pool = [agents.make_agent(n, "cairo", 3, seed=k) for k, n in enumerate(BASELINES)]
+    num_games = 12
+    state = game.init(num_games, seed=5)
+    seats = np.stack([np.roll(np.arange(3), k) for k in range(num_games)])
+    rows = np.arange(num_games)
+    checked_phases = set()
+    for step in range(game.max_decisions):
+        if state.done.all():
+            break
+        if step % 9 == 0:
+            for name in BASELINES:
+                agent = agents.make_agent(name, "cairo", 3, seed=3)
+                for seat in range(3):
+                    assert_agent_ignores_hidden(game, agent, state, seat, seeds=(step,))
+            checked_phases.update(int(p) for p in state.phase[~state.done])
+        owner = seats[rows, np.maximum(state.current_player, 0)]
+        actions = np.zeros(num_games, dtype=np.int64)
+        for k, agent in enumerate(pool):
+            player = np.where(owner == k, state.current_player, -2)
+            actions = np.where(owner == k, agent.act(game, state, player), actions)
+        state = game.step(state, actions)
+    assert len(checked_phases) >= 8, f"positions covered too few decisions: {checked_phases}"
+
+
+@pytest.mark.parametrize("name", BASELINES)
+def test_baseline_beats_random(name):
+    """Seat-balanced: the baseline holds each seat in a third of the games, random the rest.
+
+    A random seat's expected rank reward is 0 against equals; the baseline must average
+    above +0.5 (it takes first place in most games).
+    """
+    game = envs.make_game("cairo", num_players=3)
+    pool = [agents.make_agent(name, "cairo", 3, seed=0), RandomAgent(1)]
+    num_games = 96
+    seats = np.ones((num_games, 3), dtype=np.int64)
+    seats[np.arange(num_games), np.arange(num_games) % 3] = 0
+    _, rewards = _play_mixed(game, seats, pool, num_games, seed=2024)
+    mean = rewards[seats == 0].mean()
+    assert mean > 0.5, f"{name}: mean rank reward {mean:+.3f} against random"
