@@ -348,6 +348,11 @@ class CairoScriptedAgent:
     barker_when_none = 0.6
     barker_when_some = 0.1
     deck_value = 0.35
+    # A new stall of a colour nobody has expanded yet opens a race for both its medals.
+    fresh_colour_bonus = 0.0
+    # Expansions that trigger the final phase: bonus while leading, penalty while trailing.
+    end_lead = 0.0
+    end_behind = 0.0
 
     def __init__(self, num_players: int, seed: int = 0):
         self.num_players = num_players
@@ -416,8 +421,24 @@ class CairoScriptedAgent:
         """(n, 6) §11: 1.5, +0.5 with the customer of the colour on the board; little when
         the colour's expansions are nearly gone."""
         near = view.customer[rows] >= 0
-        value = 1.5 + 0.5 * near
+        fresh = view.medal[rows, :, GOLD] < 0
+        value = 1.5 + 0.5 * near + self.fresh_colour_bonus * fresh
         return np.where(view.supply[rows] >= 2, value, 0.3)
+
+    def _end_adjustment(self, view: _View, rows: np.ndarray,
+                        expand: np.ndarray) -> np.ndarray:
+        """(n, 6) added to expansions that would trigger the final phase: ``end_lead`` while
+        the seat would lead the public score estimate after it, ``end_behind`` otherwise."""
+        if not (self.end_lead or self.end_behind):
+            return np.zeros_like(expand)
+        scores = view.estimated_scores()[rows]  # (n, P)
+        n = rows.size
+        mine = scores[np.arange(n), view.seat[rows]]
+        others = scores.copy()
+        others[np.arange(n), view.seat[rows]] = -np.inf
+        lead = (mine[:, None] + expand) - others.max(axis=1)[:, None]  # after this expansion
+        ends = view.ends_game()[rows]
+        return np.where(ends, np.where(lead > 0, self.end_lead, self.end_behind), 0.0)
 
     # ---------------------------------------------------------------- setup
     def _place_colour(self, view: _View, rows: np.ndarray, mask: np.ndarray,
@@ -544,6 +565,7 @@ class GreedyVPBuilderAgent(CairoScriptedAgent):
 
     name = "greedy"
     medal_weight = 1.0
+    short_penalty = 0.35  # VP lost per tile of an expansion paid 2:1
 
     def _expansion_value(self, view: _View, rows: np.ndarray) -> np.ndarray:
         """(n, 6) VP-equivalent of expanding each colour now (legality is the mask's)."""
@@ -552,15 +574,11 @@ class GreedyVPBuilderAgent(CairoScriptedAgent):
         short = np.maximum(cost - view.money[rows], 0)  # tiles paid 2:1
         standard, joker = view.expansion_card_modes()
         card_penalty = np.where(standard[rows], 0.0, np.where(joker[rows], 0.3, 0.8))
-        return (cost + self.medal_weight * gain[rows] - 0.35 * short - card_penalty
+        return (cost + self.medal_weight * gain[rows] - self.short_penalty * short - card_penalty
                 + self._medal_swing(gain[rows], lost[rows]))
 
     def _medal_swing(self, gain: np.ndarray, lost: np.ndarray) -> np.ndarray:
         return np.zeros_like(gain)
-
-    def _end_adjustment(self, view: _View, rows: np.ndarray,
-                        expand: np.ndarray) -> np.ndarray:
-        return np.zeros_like(expand)
 
     def _turn(self, view: _View, rows: np.ndarray, mask: np.ndarray,
               scores: np.ndarray) -> None:
@@ -596,6 +614,7 @@ class EconomistAgent(CairoScriptedAgent):
         # Build: in the main phase only a colour held in full (never 2:1), largest first;
         # in the final phase any expansion, since every one gains VP.
         expand = 10.0 + cost + gain[rows]
+        expand = expand + self._end_adjustment(view, rows, cost + gain[rows])
         expand = np.where(rich | final[:, None], expand, NEG)
         expand = np.where(final[:, None], 100.0 + expand, expand)
         # Cash: lure to an own group of two or more tiles (at most one barker per 2 coins),
@@ -634,20 +653,12 @@ class MedalHunterAgent(GreedyVPBuilderAgent):
 
     name = "medal_hunter"
     medal_weight = 2.0
+    end_lead = 2.0
+    end_behind = -6.0
 
     def _medal_swing(self, gain: np.ndarray, lost: np.ndarray) -> np.ndarray:
         # A medal taken from an opponent also costs them its end-of-game value.
         return 0.5 * lost
-
-    def _end_adjustment(self, view: _View, rows: np.ndarray,
-                        expand: np.ndarray) -> np.ndarray:
-        scores = view.estimated_scores()[rows]  # (n, P)
-        mine = scores[np.arange(rows.size), view.seat[rows]]
-        others = scores.copy()
-        others[np.arange(rows.size), view.seat[rows]] = -np.inf
-        lead = (mine[:, None] + expand) - others.max(axis=1)[:, None]  # after this expansion
-        ends = view.ends_game()[rows]
-        return np.where(ends, np.where(lead > 0, 2.0, -6.0), 0.0)
 
     def _expand_cell_value(self, view: _View, rows: np.ndarray) -> np.ndarray:
         """Greedy's cell preference, plus walling in an opponent's unexpanded stall."""
