@@ -101,15 +101,62 @@ def dilate(boards: np.ndarray, walk: np.ndarray) -> np.ndarray:
     return grown & walk
 
 
-def flood(seed: np.ndarray, walk: np.ndarray) -> np.ndarray:
-    """The walkable cells connected to ``seed`` (both (M, 4) uint64), by repeated dilation."""
-    current = seed & walk
+# Up to this many boards, growth runs on Python integers (one 256-bit int per board, the
+# same bit layout: row y at bits 16y .. 16y + 13), where a dilation is five integer operations
+# instead of a dozen NumPy calls. Both forms give the same cells: boards only hold cell bits,
+# and a bit carried across a word boundary lands on a non-cell bit that ``walk`` clears.
+_FEW_BOARDS = 16
+
+
+def to_ints(boards: np.ndarray) -> list[int]:
+    """(M, 4) uint64 bitboards -> M Python ints (256-bit, little-endian words)."""
+    raw = np.ascontiguousarray(boards, dtype="<u8").tobytes()
+    return [int.from_bytes(raw[i : i + 32], "little") for i in range(0, len(raw), 32)]
+
+
+def from_ints(values: list[int]) -> np.ndarray:
+    """M Python ints (256-bit) -> (M, 4) uint64 bitboards (a fresh, writable array)."""
+    raw = bytearray(b"".join(v.to_bytes(32, "little") for v in values))
+    return np.frombuffer(raw, dtype="<u8").reshape(len(values), NUM_WORDS)
+
+
+def _grow_int(current: int, walk: int, steps: int | None) -> int:
+    """``steps`` dilations of one integer board inside ``walk`` (None: to the fixed point)."""
+    if steps is None:
+        while True:
+            grown = (current | current << 1 | current >> 1 | current << 16 | current >> 16) & walk
+            if grown == current:
+                return current
+            current = grown
+    for _ in range(steps):
+        current = (current | current << 1 | current >> 1 | current << 16 | current >> 16) & walk
+    return current
+
+
+def grow(boards: np.ndarray, walk: np.ndarray, steps: int | None = None) -> np.ndarray:
+    """``steps`` dilations of (M, 4) bitboards inside ``walk`` (None: flood to the fixed point).
+
+    The boards are not masked by ``walk`` first (``flood`` does that).
+    """
+    if boards.shape[0] <= _FEW_BOARDS:
+        return from_ints([_grow_int(b, w, steps) for b, w in
+                          zip(to_ints(boards), to_ints(walk), strict=True)])
+    if steps is not None:
+        for _ in range(steps):
+            boards = dilate(boards, walk)
+        return boards
+    current = boards
     while True:
         previous = current
         for _ in range(4):
             current = dilate(current, walk)
         if np.array_equal(current, previous):
             return current
+
+
+def flood(seed: np.ndarray, walk: np.ndarray) -> np.ndarray:
+    """The walkable cells connected to ``seed`` (both (M, 4) uint64), by repeated dilation."""
+    return grow(seed & walk, walk)
 
 
 def has_cell(boards: np.ndarray, cells: np.ndarray) -> np.ndarray:
@@ -226,8 +273,7 @@ class Reachability:
         walk_without[pairs, CELL_WORD[cells]] &= ~CELL_BIT[cells]
         reached = np.zeros_like(walk_without)
         reached[pairs, CELL_WORD[first]] = CELL_BIT[first]
-        for _ in range(_NEARBY_STEPS):
-            reached = dilate(reached, walk_without)
+        reached = grow(reached, walk_without, _NEARBY_STEPS)
         met = (has_cell(reached, np.where(walkable, near, first[:, None])) | ~walkable).all(axis=1)
         return boards[~met], cells[~met]
 
@@ -250,6 +296,9 @@ def walk_distances(
     walk_bits = pack(walk)
     goals = np.where(goal_valid, goals, 0)
     dist = np.full(goals.shape, -1, dtype=np.int32)
+    if m <= _FEW_BOARDS:
+        _walk_distances_int(to_ints(walk_bits), sources, goals, goal_valid, dist)
+        return dist
     reached = np.zeros_like(walk_bits)
     reached[np.arange(m), CELL_WORD[sources]] = CELL_BIT[sources]
     pending = goal_valid.copy()
@@ -264,3 +313,23 @@ def walk_distances(
             break
         reached = grown
     return dist
+
+
+def _walk_distances_int(walks: list[int], sources: np.ndarray, goals: np.ndarray,
+                        goal_valid: np.ndarray, dist: np.ndarray) -> None:
+    """``walk_distances`` on Python-int boards, one board at a time, filling ``dist``."""
+    goal_bits = _BIT_INDEX[goals].tolist()
+    for i, (walk, source) in enumerate(zip(walks, _BIT_INDEX[sources].tolist(), strict=True)):
+        pending = {j: 1 << bit for j, (bit, valid) in
+                   enumerate(zip(goal_bits[i], goal_valid[i].tolist(), strict=True)) if valid}
+        reached = 1 << source
+        for step in range(NUM_CELLS):
+            for j in [j for j, bit in pending.items() if reached & bit]:
+                dist[i, j] = step
+                del pending[j]
+            if not pending:
+                break
+            grown = (reached | reached << 1 | reached >> 1 | reached << 16 | reached >> 16) & walk
+            if grown == reached:
+                break
+            reached = grown

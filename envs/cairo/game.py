@@ -137,6 +137,9 @@ class CairoGame(Game[CairoState]):
             Phase.DRAW_SOURCE: self._apply_draw_source,
             Phase.DISCARD: self._apply_discard,
         }
+        # Keyed by plain ints: hashing and comparing IntEnum members is slow.
+        self._mask_handlers = {int(k): v for k, v in self._mask_handlers.items()}
+        self._step_handlers = {int(k): v for k, v in self._step_handlers.items()}
 
     # ---------------------------------------------------------------- setup (§3)
     def _init(self, seeds: np.ndarray) -> CairoState:
@@ -231,12 +234,24 @@ class CairoGame(Game[CairoState]):
     # ---------------------------------------------------------------- masks by phase
     def _legal_action_mask(self, state: CairoState) -> np.ndarray:
         mask = np.zeros((state.batch_size, self.num_actions), dtype=bool)
-        live = ~state.done
-        for phase, handler in self._mask_handlers.items():
-            idx = np.flatnonzero(live & (state.phase == phase))
-            if idx.size:
-                handler(state, idx, mask)
+        for handler, idx in self._rows_by_phase(state, ~state.done, self._mask_handlers):
+            handler(state, idx, mask)
         return mask
+
+    @staticmethod
+    def _rows_by_phase(state: CairoState, rows: np.ndarray, handlers: dict
+                       ) -> list[tuple[Any, np.ndarray]]:
+        """(handler, row indices) of every phase present among ``rows``, in phase order.
+
+        All selections are made before any handler runs (a handler moves its rows on).
+        """
+        phase = state.phase
+        if phase.shape[0] == 1:  # one row: one phase, no counting needed
+            present = [int(phase[0])] if rows[0] else []
+            return [(handlers[p], np.zeros(1, dtype=np.intp)) for p in present if p in handlers]
+        counts = np.bincount(phase[rows], minlength=len(Phase))
+        return [(handlers[p], np.flatnonzero(rows & (phase == p)))
+                for p in np.flatnonzero(counts).tolist() if p in handlers]
 
     def _legal_place_colour(self, state: CairoState, idx: np.ndarray, mask: np.ndarray) -> None:
         mask[idx, ACTIONS.NEW.start:ACTIONS.NEW.stop] = legality.place_colour_mask(state, idx)
@@ -302,12 +317,8 @@ class CairoGame(Game[CairoState]):
 
     # ---------------------------------------------------------------- steps by phase
     def _step(self, state: CairoState, actions: np.ndarray, rows: np.ndarray) -> None:
-        # Select every phase's rows first: a handler moves its rows on to other phases.
-        selected = [(handler, np.flatnonzero(rows & (state.phase == phase)))
-                    for phase, handler in self._step_handlers.items()]
-        for handler, idx in selected:
-            if idx.size:
-                handler(state, idx, actions[idx])
+        for handler, idx in self._rows_by_phase(state, rows, self._step_handlers):
+            handler(state, idx, actions[idx])
 
     def _apply_place_colour(self, state: CairoState, idx: np.ndarray, action: np.ndarray) -> None:
         state.colour[idx] = action - ACTIONS.NEW.start
@@ -540,9 +551,10 @@ class CairoGame(Game[CairoState]):
 
     def _refill_display(self, state: CairoState, idx: np.ndarray) -> None:
         """Chance (§5.8.3): fill empty display slots in slot order from the draw pile."""
-        for slot in range(DISPLAY_SLOTS):
-            empty = idx[state.display[idx, slot] < 0]
-            state.display[empty, slot] = self._take_top(state, empty)
+        empty = state.display[idx] < 0  # filling one slot never empties another
+        for slot in np.flatnonzero(empty.any(axis=0)).tolist():
+            rows = idx[empty[:, slot]]
+            state.display[rows, slot] = self._take_top(state, rows)
 
     def _take_top(self, state: CairoState, idx: np.ndarray) -> np.ndarray:
         """Take the top card of the draw pile, reshuffling per R27; -1 where none is left."""

@@ -28,6 +28,7 @@ from envs.cairo.data import (
 )
 from envs.cairo.state import ACTIONS, CairoState, Stage, Verb
 
+_COLOURS = np.arange(NUM_COLOURS)
 _AREA = np.stack([RESTAURANT if c == PURPLE else MARKET for c in range(NUM_COLOURS)])  # (6, 182)
 
 
@@ -74,14 +75,20 @@ class Board:
         return (candidates & safe)[:, :, None] & connected & self.entrance_free
 
     def expansion_candidates(self, group: np.ndarray) -> np.ndarray:
-        """(R, 182) bool: §5.4 preconditions 2, 3 and 4 for the group ids ``group`` (R,).
+        """(R, 182) or (R, K, 182) bool: §5.4 preconditions 2, 3 and 4 for group ids (R,) or
+        (R, K).
 
         Reachability (precondition 6) is left to ``placement_reach``.
         """
-        colour = group % NUM_COLOURS
-        own = self.tile == group[:, None]
-        rival = (self.tile_colour == colour[:, None]) & ~own
-        return self.free & _AREA[colour] & any_neighbour(own) & ~any_neighbour(rival)
+        num = group.shape[0]
+        groups = group.reshape(num, -1 if num else 1, 1)  # (R, K, 1)
+        own = self.tile[:, None, :] == groups  # (R, K, 182)
+        rival = (self.tile_colour[:, None, :] == groups % NUM_COLOURS) & ~own
+        near = any_neighbour(np.concatenate([own, rival], axis=1).reshape(-1, NUM_CELLS))
+        near = near.reshape(num, 2, -1, NUM_CELLS)
+        area = _AREA[groups[:, :, 0] % NUM_COLOURS]
+        out = self.free[:, None, :] & area & near[:, 0] & ~near[:, 1]
+        return out.reshape((*group.shape, NUM_CELLS))
 
 
 def main_stall_sections(stall_cell: np.ndarray) -> np.ndarray:
@@ -113,22 +120,26 @@ def affordable(h: np.ndarray, others: np.ndarray, n: np.ndarray) -> np.ndarray:
 
 
 def fee_colours(money: np.ndarray, colour: np.ndarray, n: np.ndarray | None) -> np.ndarray:
-    """(R, 6) bool: fee colours that can be paid and, for an expansion, leave it affordable.
+    """(R, 6) or (R, K, 6) bool: fee colours that can be paid and, for an expansion, leave it
+    affordable.
 
     Args:
         money: (R, 6) the player's money.
-        colour: (R,) the expansion's colour (ignored when ``n`` is None).
-        n: (R,) cost of the expansion, or None for a new or moved stall (fee only).
+        colour: (R,) or (R, K) the expansion's colour (ignored when ``n`` is None).
+        n: cost of the expansion, shaped like ``colour``, or None for a new or moved stall
+            (fee only).
     """
     can_pay = money >= 1
     if n is None:
         return can_pay
-    h = np.take_along_axis(money, colour[:, None], axis=1)[:, 0]
-    others = money.sum(axis=1) - h
+    h = np.take_along_axis(money, colour.reshape(len(colour), -1 if len(colour) else 1),
+                           axis=1).reshape(colour.shape)
+    others = money.sum(axis=1).reshape((-1,) + (1,) * (colour.ndim - 1)) - h
     same = affordable(h - 1, others, n)
     other = affordable(h, others - 1, n)
-    is_colour = np.arange(NUM_COLOURS)[None, :] == colour[:, None]
-    return can_pay & np.where(is_colour, same[:, None], other[:, None])
+    is_colour = colour[..., None] == _COLOURS
+    can_pay = can_pay.reshape((money.shape[0],) + (1,) * (colour.ndim - 1) + (NUM_COLOURS,))
+    return can_pay & np.where(is_colour, same[..., None], other[..., None])
 
 
 def joker_sections(hand: np.ndarray) -> np.ndarray:
@@ -137,21 +148,19 @@ def joker_sections(hand: np.ndarray) -> np.ndarray:
 
 
 def coverage(hand: np.ndarray, fee_ok: np.ndarray) -> np.ndarray:
-    """(R, 9) bool: sections some card mode can pay for (§5.2).
+    """(R, 9) or (R, K, 9) bool: sections some card mode can pay for (§5.2).
 
     THREE is only a fallback for sections the other modes cannot reach, so the covered set is
     simply the union of all three modes.
 
     Args:
         hand: (R, 15) the player's stall cards by type.
-        fee_ok: (R,) bool, a joker fee could be paid (see ``fee_colours``).
+        fee_ok: (R,) or (R, K) bool, a joker fee could be paid (see ``fee_colours``).
     """
+    shape = (hand.shape[0],) + (1,) * (fee_ok.ndim - 1) + (NUM_SECTIONS,)
     three = hand.sum(axis=1) >= THREE_CARDS
-    return (
-        (hand[:, :NUM_STANDARD_TYPES] > 0)
-        | (joker_sections(hand) & fee_ok[:, None])
-        | three[:, None]
-    )
+    held = (hand[:, :NUM_STANDARD_TYPES] > 0) | three[:, None]
+    return held.reshape(shape) | (joker_sections(hand).reshape(shape) & fee_ok[..., None])
 
 
 def card_modes(hand: np.ndarray, section: np.ndarray, fee_ok: np.ndarray) -> np.ndarray:
@@ -218,10 +227,8 @@ def new_stall_colours(board: Board, main_sec: np.ndarray, colours: np.ndarray,
     """
     candidates = sections_ok[:, SECTION] & colours.any(axis=1)[:, None]
     cells = board.stall_directions(candidates).any(axis=2)
-    out = np.zeros(colours.shape, dtype=bool)
-    for c in range(NUM_COLOURS):
-        out[:, c] = colours[:, c] & (cells & _AREA[c] & ~main_sec[:, SECTION, c]).any(axis=1)
-    return out
+    free_sections = ~main_sec[:, SECTION, :].transpose(0, 2, 1)  # (R, 6, 182)
+    return colours & (cells[:, None, :] & _AREA & free_sections).any(axis=2)
 
 
 def move_destinations(state: CairoState, idx: np.ndarray, seat: np.ndarray,
@@ -263,8 +270,8 @@ def seat_cards(state: CairoState, idx: np.ndarray) -> tuple[np.ndarray, np.ndarr
 
 
 def expansion_fee_ok(money: np.ndarray, colour: np.ndarray, cost: np.ndarray) -> np.ndarray:
-    """(R,) bool: some joker fee colour leaves the expansion affordable."""
-    return fee_colours(money, colour, cost).any(axis=1)
+    """(R,) or (R, K) bool: some joker fee colour leaves the expansion affordable."""
+    return fee_colours(money, colour, cost).any(axis=-1)
 
 
 def stall_options(state: CairoState, idx: np.ndarray, limit: np.ndarray | None = None
@@ -309,10 +316,13 @@ def place_colour_mask(state: CairoState, idx: np.ndarray) -> np.ndarray:
 
 def expansion_cover(hand: np.ndarray, money: np.ndarray, colour: np.ndarray,
                     cost: np.ndarray) -> np.ndarray:
-    """(R, 9) bool: sections where an expansion of ``colour`` at ``cost`` can be paid for."""
-    h = np.take_along_axis(money, colour[:, None], axis=1)[:, 0]
-    base = affordable(h, money.sum(axis=1) - h, cost)
-    return coverage(hand, expansion_fee_ok(money, colour, cost)) & base[:, None]
+    """(R, 9) or (R, K, 9) bool: sections where an expansion of ``colour`` (R,) or (R, K) at
+    ``cost`` (shaped like ``colour``) can be paid for."""
+    h = np.take_along_axis(money, colour.reshape(len(colour), -1 if len(colour) else 1),
+                           axis=1).reshape(colour.shape)
+    others = money.sum(axis=1).reshape((-1,) + (1,) * (colour.ndim - 1)) - h
+    base = affordable(h, others, cost)
+    return coverage(hand, expansion_fee_ok(money, colour, cost)) & base[..., None]
 
 
 def expansion_options(state: CairoState, idx: np.ndarray) -> np.ndarray:
@@ -378,16 +388,13 @@ def turn_mask(state: CairoState, idx: np.ndarray, move_requires_blocked: bool) -
     cover_new = coverage(hand, money.sum(axis=1) >= 1)
     new_ok = new_stall_colours(board, main_stall_sections(state.stall_cell[idx]), unplaced,
                                cover_new)
-    expand_candidates = np.stack(
-        [board.expansion_candidates(seat * NUM_COLOURS + c) for c in range(NUM_COLOURS)], axis=1
-    ) & (size > 0)[:, :, None]  # (R, 6, 182)
+    colours = np.broadcast_to(_COLOURS, (num, NUM_COLOURS))
+    expand_candidates = board.expansion_candidates(
+        seat[:, None] * NUM_COLOURS + colours) & (size > 0)[:, :, None]  # (R, 6, 182)
     safe, _ = board.placement_reach(expand_candidates.any(axis=1))
     expand_cells = expand_candidates & safe[:, None, :]
-    expand_ok = np.zeros((num, NUM_COLOURS), dtype=bool)
-    for c in range(NUM_COLOURS):
-        colour = np.full(num, c)
-        cover = expansion_cover(hand, money, colour, size[:, c] + 1)
-        expand_ok[:, c] = (expand_cells[:, c] & cover[:, SECTION]).any(axis=1)
+    cover = expansion_cover(hand, money, colours, size + 1)  # (R, 6, 9)
+    expand_ok = (expand_cells & cover[:, :, SECTION]).any(axis=2)
     expand_ok &= (size > 0) & (state.supply[idx] > 0)
     movable = size == 1
     if move_requires_blocked:
