@@ -48,7 +48,7 @@ def test_tiny_run_writes_its_files(tiny_run):
     config = json.loads((tiny_run / "config.json").read_text())
     assert config["env"] == "toy" and config["players"] == 3 and config["timesteps"] == 2048
     for name in ("checkpoints/final.zip", "checkpoints/latest.zip", "eval.json", "eval.md",
-                 "metrics.jsonl", "toy_elo.md", "toy_elo.csv"):
+                 "metrics.jsonl"):
         assert (tiny_run / name).is_file(), name
     assert list((tiny_run / "tb").rglob("events.out.tfevents.*"))
     assert len(list((tiny_run / "pool").glob("snapshot_*.pt"))) == 3  # after updates 1..3
@@ -118,7 +118,9 @@ def test_analysis_reads_the_run(tiny_run, monkeypatch):
     rows = analysis.win_rate_table(tiny_run)
     assert {r["opponent"] for r in rows} == {"random", "highest_first", "lowest_first"}
     elo = analysis.elo_table(tiny_run)
-    assert {r["agent"] for r in elo} >= {"random", "trained (final.zip)"}
+    assert {r["agent"] for r in elo} == {"random", "trained", "highest_first", "lowest_first"}
+    assert [r["rank"] for r in elo] == [1, 2, 3, 4]
+    assert next(r for r in elo if r["agent"] == "random")["elo"] == 1000
     assert analysis.summary(tiny_run)["env"] == "toy"
     monkeypatch.setenv(analysis.RUN_DIR_ENV, str(tiny_run))
     assert analysis.resolve_run_dir() == tiny_run

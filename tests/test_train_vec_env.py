@@ -216,3 +216,20 @@ def test_resumed_episode_counters_give_new_games():
     assert (env.episodes == 5).all()
     np.testing.assert_array_equal(env.learner_seat, (np.arange(4) + 5) % 3)
     assert not np.array_equal(first, resumed)
+
+
+def test_mixed_seat_play_matches_the_fixed_seat_arena():
+    from toy_agents import LowestCardFirst
+
+    from agents.arena import play_match
+    from train.evaluate import play_mixed
+
+    game = envs.make_game("toy", 3)
+    lineup = [HighestCardFirst(), LowestCardFirst(), HighestCardFirst()]
+    fixed = play_match(game, lineup, 40, seed=7)
+    # The same lineup as agent indices, with a second arrangement interleaved.
+    seat_agents = np.array([[0, 1, 0], [1, 0, 0]] * 40)
+    mixed = play_mixed(game, [HighestCardFirst(), LowestCardFirst()], seat_agents,
+                       np.repeat(np.arange(40) + 7, 2))
+    np.testing.assert_array_equal(mixed.rewards[::2], fixed.rewards)
+    np.testing.assert_array_equal(mixed.scores[::2], fixed.scores)

@@ -55,9 +55,10 @@ class Config:
     # ---------------------------------------------------------------- PPO
     timesteps: int = 300_000
     """total learner decisions to train on (a resumed run counts the ones already done)"""
-    num_envs: int = 64
-    """games played at once (the batch of the self-play VecEnv)"""
-    n_steps: int = 64
+    num_envs: int = 256
+    """games played at once (the batch of the self-play VecEnv; larger batches amortise the
+    per-call cost of the rules and the scripted opponents)"""
+    n_steps: int = 16
     """learner steps per game per update: an update sees num_envs * n_steps decisions"""
     batch_size: int = 512
     """minibatch size of the PPO epochs"""
@@ -102,9 +103,9 @@ class Config:
     checkpoint_every: int = 8
     """updates between two checkpoints (one is always written at the end)"""
     eval_games: int = 150
-    """games per baseline in the final evaluation (the learner's seat rotates)"""
-    elo_games: int = 60
-    """games per pairing of the final Elo tournament (0: skip it)"""
+    """games per baseline in the final evaluation (the learner's seat rotates; 0: skip it)"""
+    elo_games: int = 300
+    """games of the final Elo round robin of all agents, in total (0: skip it)"""
 
     def resolved_players(self) -> int:
         """The player count to use: ``players``, or 3 if the game allows it, else its minimum."""
@@ -167,7 +168,6 @@ def build_parser() -> argparse.ArgumentParser:
         prog="python -m train.selfplay",
         description="Train a MaskablePPO agent on a Tradewinds game by self-play.",
         argument_default=argparse.SUPPRESS,
-        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
     )
     docs = field_docs()
     hints = typing.get_type_hints(Config)

@@ -3,8 +3,16 @@
 Win rate is the share of games the agent finishes first (shared firsts count, as in
 ``agents.arena.MatchResult.first_place``) in P-player games where it holds one seat and the
 baseline all the others; the agent's seat rotates over all P seats in equal shares, so no
-seat advantage leaks in. Chance level is about 1/P (a bit more where ties are common). Elo
-comes from ``benchmarks.tournament.run_tournament`` when that module is present.
+seat advantage leaks in. Chance level is about 1/P (a bit more where ties are common).
+
+Elo comes from a seat-balanced duplicate round robin of all the agents, on the schedule of
+``benchmarks.tournament`` (``seat_arrangements``) and rated by ``benchmarks.elo`` (maximum
+likelihood Bradley-Terry, random anchored at 1000, bootstrap interval over deal blocks).
+
+Both are played as ONE batch (``play_mixed``): every row has its own seat-to-agent map, and
+each agent acts once per step on the rows where one of its seats is to act. A game's cost is
+its length in steps, not its length times the number of seat arrangements, which matters for
+rich games whose steps are expensive (cairo) and for scripted agents with a per-call cost.
 """
 
 from __future__ import annotations
@@ -15,9 +23,46 @@ from typing import Any
 
 import numpy as np
 
-from agents.arena import play_match
+from agents.arena import MatchResult
 from agents.base import Agent
 from envs.core.game import Game
+from train.vec_env import share_legal_mask
+
+
+def play_mixed(game: Game, agents: Sequence[Agent], seat_agents: np.ndarray,
+               seeds: np.ndarray) -> MatchResult:
+    """Play N games at once, row i seeded ``seeds[i]`` with agent ``seat_agents[i, s]`` in seat s.
+
+    Args:
+        game: the rules object.
+        agents: the k agents.
+        seat_agents: (N, P) int, an index into ``agents`` per row and seat.
+        seeds: (N,) int64 game seeds.
+
+    Returns:
+        the games' scores, rank rewards and truncation flags, row by row.
+    """
+    seat_agents = np.asarray(seat_agents, dtype=np.int64)
+    num_games = seat_agents.shape[0]
+    state = game.init_rows(np.asarray(seeds, dtype=np.int64))
+    rows_all = np.arange(num_games)
+    rewards = np.zeros((num_games, game.num_players), dtype=np.float32)
+    decisions = 0
+    while not state.done.all():
+        live = ~state.done
+        seat = np.maximum(state.current_player, 0)
+        owner = np.where(live, seat_agents[rows_all, seat], -1)
+        mask = game.legal_action_mask(state)
+        actions = np.zeros(num_games, dtype=np.int64)
+        for k in np.unique(owner[live]):
+            idx = np.flatnonzero(owner == k)
+            sub = state.take(idx)
+            share_legal_mask(sub, mask[idx])
+            actions[idx] = agents[int(k)].act(game, sub, sub.current_player.astype(np.int64))
+        decisions += int(live.sum())
+        state = game.step(state, actions)
+        rewards += state.rewards
+    return MatchResult(game.scores(state), rewards, state.truncated.copy(), decisions)
 
 
 def win_rates(game: Game, agent: Agent, opponents: dict[str, Agent], num_games: int,
@@ -37,42 +82,77 @@ def win_rates(game: Game, agent: Agent, opponents: dict[str, Agent], num_games: 
     """
     num_players = game.num_players
     per_seat = max(1, math.ceil(num_games / num_players))
+    names = list(opponents)
+    # Rows: opponent-major, then the agent's seat, then the deal.
+    opponent = np.repeat(np.arange(1, len(names) + 1), num_players * per_seat)
+    agent_seat = np.tile(np.repeat(np.arange(num_players), per_seat), len(names))
+    deal = np.tile(np.arange(num_players * per_seat), len(names))
+    seat_agents = np.repeat(opponent[:, None], num_players, axis=1)
+    seat_agents[np.arange(seat_agents.shape[0]), agent_seat] = 0
+    result = play_mixed(game, [agent, *opponents.values()], seat_agents, seed + deal)
+    first = result.first_place[np.arange(seat_agents.shape[0]), agent_seat]
+    reward = result.rewards[np.arange(seat_agents.shape[0]), agent_seat]
     rows = []
-    for name, opponent in opponents.items():
-        firsts, rewards = [], []
-        for seat in range(num_players):
-            seats: list[Agent] = [opponent] * num_players
-            seats[seat] = agent
-            result = play_match(game, seats, per_seat, seed=seed + seat * per_seat)
-            firsts.append(result.first_place[:, seat])
-            rewards.append(result.rewards[:, seat])
-        first = np.concatenate(firsts)
-        rate = float(first.mean())
+    for k, name in enumerate(names, start=1):
+        mine = opponent == k
+        rate = float(first[mine].mean())
         rows.append({
             "opponent": name,
-            "games": int(first.size),
+            "games": int(mine.sum()),
             "win_rate": rate,
-            "ci95": 1.96 * math.sqrt(rate * (1 - rate) / first.size),
-            "mean_reward": float(np.concatenate(rewards).mean()),
+            "ci95": 1.96 * math.sqrt(rate * (1 - rate) / mine.sum()),
+            "mean_reward": float(reward[mine].mean()),
             "chance": 1.0 / num_players,
         })
     return rows
 
 
-def elo_tournament(env_id: str, num_players: int, agent_names: Sequence[str], num_games: int,
-                   seed: int = 0) -> Any | None:
-    """A seat-balanced round robin of the named agents (``benchmarks.tournament``).
+def elo_table(game: Game, names: Sequence[str], agents: Sequence[Agent], num_games: int,
+              seed: int = 0) -> list[dict[str, Any]] | None:
+    """Elo of the agents from a batched seat-balanced duplicate round robin.
+
+    Args:
+        game: the rules object.
+        names: the k agent names (``"random"`` among them is the anchor).
+        agents: the k agents.
+        num_games: games to play at least (rounded up to whole deal blocks).
+        seed: deals are seeded from here on.
 
     Returns:
-        its ``TournamentResult`` (``rows()`` gives Elo with confidence bounds, best first;
-        ``write(dir)`` the Markdown and CSV tables), or None where that module is missing.
+        one dict per agent, best first: rank, agent, elo, elo_low, elo_high (95% bootstrap
+        interval), games, first_place_rate, mean_reward; None where ``benchmarks`` (the
+        tournament schedule and Elo fit) is not available.
     """
     try:
-        from benchmarks.tournament import run_tournament
+        from benchmarks.elo import elo_ratings, pairwise_wins
+        from benchmarks.tournament import seat_arrangements
     except ImportError:
         return None
-    return run_tournament(env_id, num_players, list(agent_names), num_games, seed=seed,
-                          progress=False)
+    schedule = seat_arrangements(len(agents), game.num_players)
+    games_each = math.ceil(num_games / len(schedule))
+    seat_agents = np.repeat(np.array([s for s, _ in schedule], dtype=np.int64), games_each,
+                            axis=0)
+    lineups = np.repeat(np.array([j for _, j in schedule], dtype=np.int64), games_each)
+    blocks = lineups * games_each + np.tile(np.arange(games_each), len(schedule))
+    result = play_mixed(game, agents, seat_agents, seed + blocks)
+    block_wins = pairwise_wins(result.rewards, seat_agents, len(agents), groups=blocks,
+                               num_groups=int(blocks.max()) + 1)
+    fit = elo_ratings(block_wins, list(names), seed=seed)
+    first = result.first_place
+    rows = []
+    for k, name in enumerate(names):
+        seats = seat_agents == k
+        rows.append({
+            "agent": name,
+            "elo": round(float(fit.ratings[k]), 1),
+            "elo_low": round(float(fit.low[k]), 1),
+            "elo_high": round(float(fit.high[k]), 1),
+            "games": int(seats.sum()),
+            "first_place_rate": round(float(first[seats].mean()), 4),
+            "mean_reward": round(float(result.rewards[seats].mean()), 4),
+        })
+    rows.sort(key=lambda r: -r["elo"])
+    return [{"rank": rank, **row} for rank, row in enumerate(rows, start=1)]
 
 
 def markdown_table(rows: list[dict[str, Any]], columns: Sequence[str] | None = None) -> str:

@@ -13,7 +13,6 @@ A run directory ``{out}/{env}_v{VERSION}__{exp_name}__{seed}__{unix time}/`` hol
     tb/                     TensorBoard logs (rollout/*, train/*, selfplay/win_rate*)
     metrics.jsonl           one JSON line per update (train.analysis reads it)
     eval.json, eval.md      the final evaluation: win rates against the baselines, Elo
-    {env}_elo.md, .csv      the final tournament's tables (benchmarks.tournament)
 
 ``--resume runs/.../checkpoints/latest.zip`` continues that run in its directory: the
 timesteps already done count towards --timesteps, the pool snapshots are reloaded, and the
@@ -41,7 +40,7 @@ from envs.core.registry import game_class
 from train.callbacks import SelfPlayCallback
 from train.checkpoint import atomic_write_text, find_run_dir, git_revision, save_checkpoint
 from train.config import resolve
-from train.evaluate import elo_tournament, markdown_table, win_rates
+from train.evaluate import elo_table, markdown_table, win_rates
 from train.pool import OpponentPool, make_scripted_agent, scripted_agent_names
 from train.vec_env import SelfPlayVecEnv
 
@@ -145,24 +144,25 @@ def main(argv: Sequence[str] | None = None) -> Path:
     opponents = {"random": RandomAgent(seed=cfg.seed + 9)}
     for name in scripted_agent_names(cfg.env):
         opponents[name] = make_scripted_agent(name, cfg.env, cfg.players, seed=cfg.seed + 9)
+    t0 = time.time()
     rows = []
     if cfg.eval_games > 0:
         rows = win_rates(game, agent, opponents, cfg.eval_games, seed=10**6 + cfg.seed)
-    tournament = None
+    elo = None
     if cfg.elo_games > 0:
-        tournament = elo_tournament(cfg.env, cfg.players, [str(final), *opponents],
-                                    cfg.elo_games, seed=cfg.seed)
-    elo = tournament.rows() if tournament is not None else None
+        elo = elo_table(game, ["trained", *opponents], [agent, *opponents.values()],
+                        cfg.elo_games, seed=2 * 10**6 + cfg.seed)
     evaluation = {"env_id": cfg.env, "num_players": cfg.players, "version": version,
                   "timesteps": int(model.num_timesteps), "checkpoint": str(final),
-                  "win_rates": rows, "elo": elo, "train_seconds": round(train_s, 1)}
+                  "win_rates": rows, "elo": elo, "train_seconds": round(train_s, 1),
+                  "eval_seconds": round(time.time() - t0, 1)}
     report = (f"## {cfg.env} v{version}, {cfg.players} players, "
               f"{model.num_timesteps} timesteps\n\n"
-              f"Win rate = share of games the agent finishes first, its seat rotated.\n\n"
+              "Win rate = share of games the trained agent finishes first, its seat rotated.\n\n"
               + markdown_table(rows) + "\n")
-    if tournament is not None:
-        tournament.write(run_dir)
-        report += "\n" + tournament.to_markdown() + "\n"
+    if elo is not None:
+        report += ("\nElo (seat-balanced duplicate round robin, random = 1000, 95% interval)"
+                   "\n\n" + markdown_table(elo) + "\n")
     atomic_write_text(run_dir / "eval.json", json.dumps(evaluation, indent=2) + "\n")
     atomic_write_text(run_dir / "eval.md", report)
     print(report, flush=True)

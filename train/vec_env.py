@@ -57,7 +57,7 @@ from train.pool import OpponentPool
 _MASK_CACHE_KEY = getattr(game_module, "_MASK_CACHE", None)
 
 
-def _seed_mask_cache(part: BatchState, mask: np.ndarray) -> None:
+def share_legal_mask(part: BatchState, mask: np.ndarray) -> None:
     """Give ``part`` (rows taken from a state) the legal mask of those rows, read-only."""
     if _MASK_CACHE_KEY is not None:
         mask = np.array(mask, dtype=bool)
@@ -202,7 +202,7 @@ class SelfPlayVecEnv(VecEnv):
                     part = sub
                 else:
                     part = sub.take(group)
-                    _seed_mask_cache(part, mask[group])
+                    share_legal_mask(part, mask[group])
                 agent = self.pool.members[int(member_id)].agent
                 actions[group] = agent.act(self.game, part, seats[group])
             self.game.step(sub, actions)
