@@ -14,9 +14,11 @@ Three strategies, each answering every decision of the multi-step flow (§9.2):
   ``N`` coins of it (never 2:1 in the main phase), otherwise lures customers to its own groups
   of two or more tiles, places its stalls early, and keeps four useful cards in hand.
 * ``medal_hunter`` (``MedalHunterAgent``): the greedy valuation with medal swings counted
-  twice (the medals score again at the end), expansions that wall in an opponent's
-  unexpanded stall preferred, and an eye on the end trigger: it does not end the game while
-  it trails on the public score, and hurries the end while it leads.
+  twice (the medals score again at the end), 2:1 coins spent only to win a medal, coins given
+  to opponents counted double, new stalls in colours whose medals are unclaimed, expansions
+  that wall in an opponent's unexpanded stall preferred, and an eye on the end trigger: it
+  does not end the game while it trails on the public score, and hurries the end while it
+  leads.
 
 Two deliberate extensions of §11, both for all three: a coin is worth more than the 1/3 VP it
 scores at the end when it brings an expansion of its colour within reach (otherwise greedy
@@ -566,6 +568,7 @@ class GreedyVPBuilderAgent(CairoScriptedAgent):
     name = "greedy"
     medal_weight = 1.0
     short_penalty = 0.35  # VP lost per tile of an expansion paid 2:1
+    short_penalty_medal = 0.35  # the same when the expansion gains a medal
 
     def _expansion_value(self, view: _View, rows: np.ndarray) -> np.ndarray:
         """(n, 6) VP-equivalent of expanding each colour now (legality is the mask's)."""
@@ -574,7 +577,8 @@ class GreedyVPBuilderAgent(CairoScriptedAgent):
         short = np.maximum(cost - view.money[rows], 0)  # tiles paid 2:1
         standard, joker = view.expansion_card_modes()
         card_penalty = np.where(standard[rows], 0.0, np.where(joker[rows], 0.3, 0.8))
-        return (cost + self.medal_weight * gain[rows] - self.short_penalty * short - card_penalty
+        short_penalty = np.where(gain[rows] > 0, self.short_penalty_medal, self.short_penalty)
+        return (cost + self.medal_weight * gain[rows] - short_penalty * short - card_penalty
                 + self._medal_swing(gain[rows], lost[rows]))
 
     def _medal_swing(self, gain: np.ndarray, lost: np.ndarray) -> np.ndarray:
@@ -655,6 +659,11 @@ class MedalHunterAgent(GreedyVPBuilderAgent):
     medal_weight = 2.0
     end_lead = 2.0
     end_behind = -6.0
+    # 2:1 coins only to win a medal; coins to opponents count double; new stalls in
+    # colours whose medals are still in the supply.
+    short_penalty = 3.0
+    opponent_weight = 0.5
+    fresh_colour_bonus = 1.0
 
     def _medal_swing(self, gain: np.ndarray, lost: np.ndarray) -> np.ndarray:
         # A medal taken from an opponent also costs them its end-of-game value.
