@@ -13,6 +13,7 @@ from typing import Any
 
 from envs.core.errors import IllegalActionError
 from envs.core.registry import game_class, list_envs, make_game, register
+
 register("cairo", "envs.cairo:CairoGame")
 
 
