@@ -5,10 +5,11 @@
 
 Each game is measured at B = 1 through the PettingZoo AEC env and at every batch size through
 ``make_game`` (via the auto-resetting vector env: every step includes the acting seat's
-observation and legal mask). PettingZoo's ``connect_four_v3`` AEC env (and OpenSpiel's
-``hearts`` with information-state tensors, where ``pyspiel`` is installed) run in the same process
-with the same masked-uniform random actions, and every figure is also given as a ratio to
-``connect_four_v3``. One core: BLAS threads are pinned to 1 before NumPy loads.
+observation and legal mask). PettingZoo's ``connect_four_v3`` and
+``texas_holdem_no_limit_v6`` AEC envs and OpenSpiel's ``hearts`` (with information-state
+tensors) run in the same process with the same masked-uniform random actions, and every
+figure is also given as a ratio to ``connect_four_v3``. A reference whose package is missing
+is skipped with a note. One core: BLAS threads are pinned to 1 before NumPy loads.
 """
 
 from __future__ import annotations
@@ -54,6 +55,12 @@ def _connect_four() -> Callable[[], int]:
     return aec_episode_runner(connect_four_v3.env())
 
 
+def _texas_holdem() -> Callable[[], int]:
+    from pettingzoo.classic import texas_holdem_no_limit_v6
+
+    return aec_episode_runner(texas_holdem_no_limit_v6.env())
+
+
 def _openspiel_hearts() -> Callable[[], int]:
     import pyspiel
 
@@ -81,6 +88,7 @@ def baselines(seconds: float) -> list[Result]:
     results = []
     for system, env_name, players, factory in (
         ("pettingzoo", "connect_four_v3", 2, _connect_four),
+        ("pettingzoo", "texas_holdem_no_limit_v6", 2, _texas_holdem),
         ("openspiel", "hearts", 4, _openspiel_hearts),
     ):
         try:
