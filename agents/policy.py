@@ -9,9 +9,10 @@ alone (no torch needed to read it); ``load_policy_agent`` refuses, with a ValueE
 checkpoint of another env, player count or version.
 
 ``PolicyAgent`` wraps any sb3-contrib ``MaskableActorCriticPolicy``: one batched forward pass
-on ``game.observe(state, player)`` with the legal mask, then the argmax (the default) or a
-draw from a NumPy generator (so sampling does not touch torch's global RNG). The self-play
-trainer uses the same class for its snapshot opponents.
+on ``game.observe(state, player)`` with the legal mask, then the argmax or a draw from a
+NumPy generator (so sampling does not touch torch's global RNG); the checkpoint's metadata
+says which, argmax where it is silent. The self-play trainer uses the same class for its
+snapshot opponents.
 """
 
 from __future__ import annotations
@@ -162,14 +163,19 @@ def load_policy(path: str | Path, device: str = "cpu") -> Any:
 
 
 def load_policy_agent(path: str | Path, env_id: str, num_players: int,
-                      deterministic: bool = True, seed: int = 0,
+                      deterministic: bool | None = None, seed: int = 0,
                       name: str | None = None, device: str = "cpu") -> PolicyAgent:
     """Load a trained MaskablePPO checkpoint as an ``Agent``.
 
     Args:
         path: checkpoint zip written by ``train.selfplay``.
         env_id, num_players: the game it will play; must match the checkpoint.
-        deterministic: argmax of the masked policy (default) or sampling.
+        deterministic: argmax of the masked policy (True) or sampling from it (False). None
+            (the default) plays as the checkpoint's metadata says (``"deterministic"``, which
+            the trainer sets from ``--eval-deterministic``), and argmax where it says nothing.
+            Sampling is the trainer's default: a briefly trained policy's argmax can cycle
+            through moves that make no progress (seen on cairo), while the sampled policy is
+            the one PPO trained and evaluated.
         seed: seed of the sampling generator (used when not deterministic).
         name: the agent's name; the path as given by default.
         device: torch device of the network.
@@ -192,6 +198,8 @@ def load_policy_agent(path: str | Path, env_id: str, num_players: int,
             f"{policy.action_space.n} actions do not fit {env_id} "
             f"{game.observation_shape} -> {game.num_actions}"
         )
+    if deterministic is None:
+        deterministic = bool(info.get("deterministic", True))
     agent = PolicyAgent(policy, name=name or str(path), deterministic=deterministic, seed=seed)
     agent.env_id, agent.num_players, agent.checkpoint = env_id, int(num_players), str(path)
     return agent

@@ -92,6 +92,13 @@ def test_deterministic_agent_plays_the_argmax_of_the_network(checkpoint, model):
     np.testing.assert_array_equal(agent.act(game, state, state.current_player), expected)
 
 
+def test_checkpoint_says_whether_its_agent_samples(checkpoint, model, tmp_path):
+    assert load_policy_agent(checkpoint, "toy", 3).deterministic, "argmax unless told"
+    sampling = save_checkpoint(model, tmp_path / "s.zip", metadata(deterministic=False))
+    assert not load_policy_agent(sampling, "toy", 3).deterministic
+    assert load_policy_agent(sampling, "toy", 3, deterministic=True).deterministic
+
+
 def test_make_agent_loads_a_checkpoint_path(checkpoint):
     agent = agents.make_agent(str(checkpoint), "toy", 3)
     assert isinstance(agent, PolicyAgent)

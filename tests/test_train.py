@@ -65,6 +65,7 @@ def test_checkpoint_metadata_and_policy_agent(tiny_run):
     assert info["env_id"] == "toy" and info["num_players"] == 3
     assert info["version"] == info["VERSION"] == 1
     assert info["timesteps"] == 2048 and info["updates"] == 4
+    assert info["deterministic"] is False, "the trainer's agents sample by default"
     agent = load_policy_agent(final, "toy", 3)
     import envs
 
@@ -77,8 +78,9 @@ def test_checkpoint_metadata_and_policy_agent(tiny_run):
         assert actions.shape == (64,) and actions.dtype == np.int64
         assert mask[np.flatnonzero(rows), actions[rows]].all()
     # The agent registry loads it as well.
-    made = agents.make_agent(str(final), "toy", 3)
-    np.testing.assert_array_equal(made.act(game, state, 0), agent.act(game, state, 0))
+    made = agents.make_agent(str(final), "toy", 3, seed=5)
+    fresh = load_policy_agent(final, "toy", 3, seed=5)
+    np.testing.assert_array_equal(made.act(game, state, 0), fresh.act(game, state, 0))
 
 
 def test_resume_continues_the_run(tiny_run, tmp_path):

@@ -104,6 +104,9 @@ class Config:
     """updates between two checkpoints (one is always written at the end)"""
     eval_games: int = 150
     """games per baseline in the final evaluation (the learner's seat rotates; 0: skip it)"""
+    eval_deterministic: bool = False
+    """the trained agent plays its argmax instead of sampling, in the evaluation and wherever
+    its checkpoint is loaded without saying (a briefly trained argmax can cycle)"""
     elo_games: int = 300
     """games of the final Elo round robin of all agents, in total (0: skip it)"""
 

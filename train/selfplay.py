@@ -116,6 +116,7 @@ def main(argv: Sequence[str] | None = None) -> Path:
             "options": game.options, "timesteps": int(model.num_timesteps),
             "n_updates": int(model._n_updates), "updates": callback.updates,
             "env_episodes": env.episodes.tolist(), "config": dataclasses.asdict(cfg),
+            "deterministic": cfg.eval_deterministic,
             "git_rev": git_revision(), "saved_at": time.strftime("%Y-%m-%dT%H:%M:%S"),
         }
 
@@ -140,7 +141,7 @@ def main(argv: Sequence[str] | None = None) -> Path:
     env.close()
 
     # ------------------------------------------------------------------ 7. evaluate
-    agent = load_policy_agent(final, cfg.env, cfg.players, name="final")
+    agent = load_policy_agent(final, cfg.env, cfg.players, seed=cfg.seed + 3, name="trained")
     opponents = {"random": RandomAgent(seed=cfg.seed + 9)}
     for name in scripted_agent_names(cfg.env):
         opponents[name] = make_scripted_agent(name, cfg.env, cfg.players, seed=cfg.seed + 9)
