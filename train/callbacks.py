@@ -69,7 +69,8 @@ class SelfPlayCallback(BaseCallback):
         self._steps_start = self.model.num_timesteps
         if self.progress:
             self._bar = tqdm(total=self.total_timesteps, initial=self.model.num_timesteps,
-                             unit="step", dynamic_ncols=True, desc="self-play")
+                             unit="step", dynamic_ncols=True, desc="self-play",
+                             mininterval=1.0)
 
     def _on_step(self) -> bool:
         dones = self.locals["dones"]
