@@ -45,6 +45,7 @@ _ENTRANCE_CODE = np.append(np.arange(NUM_OWNERS * NUM_COLOURS) + 61, 0).astype(n
 VP_SCALE = 100.0  # VP are divided by this; 36 expansions × (7 + 5 medal VP) < 5 × 100
 MAX_HAND = HAND_LIMIT + DRAWS_PER_ACTION  # a hand holds at most 6 cards during a Draw
 MAX_UNITS = MAX_GROUP_SIZE - 1  # D9 starts with at most 6 unpaid tile units
+_STAGE_OVER, _GAME_OVER, _VERB_NONE = int(Stage.OVER), int(Phase.GAME_OVER), int(Verb.NONE)
 
 
 class Observer:
@@ -91,6 +92,7 @@ class Observer:
             ]
         )
         self.layout = ObservationLayout([board, *self.vector_layout.pieces.values()])
+        self.board_size = NUM_CELLS * self.cell_features
 
     # ---------------------------------------------------------------- encoding
     # A cell's content code: 0 empty, 1 + g an expansion of group g, 31 + g a main stall,
@@ -136,11 +138,11 @@ class Observer:
 
         acting = state.current_player >= 0
         view("to_act")[rows[acting], (state.current_player[acting] - me[acting]) % players] = 1.0
-        live_stage = state.stage < Stage.OVER
+        live_stage = state.stage < _STAGE_OVER
         view("stage")[rows[live_stage], state.stage[live_stage]] = 1.0
-        asked = state.phase < Phase.GAME_OVER
+        asked = state.phase < _GAME_OVER
         view("phase")[rows[asked], state.phase[asked]] = 1.0
-        verb = state.verb > Verb.NONE
+        verb = state.verb > _VERB_NONE
         view("verb")[rows[verb], state.verb[verb] - 1] = 1.0
         chosen = state.colour >= 0
         view("pending_colour")[rows[chosen], state.colour[chosen]] = 1.0
@@ -189,8 +191,14 @@ class Observer:
         target[:, 0] = pending
         target[:, 1] = np.where(pending, state.target % WIDTH, 0) / (WIDTH - 1)
         target[:, 2] = np.where(pending, state.target // WIDTH, 0) / (HEIGHT - 1)
-        board = np.take(self.cell_table, self._cell_codes(state, me), axis=0)
-        return np.concatenate([board.reshape(num, -1), buf], axis=1)
+        # Every entry of ``out`` is written below: the board by one table lookup straight into
+        # its rows ("wrap" keeps the negative codes of seat -1, a finished game, as indexing
+        # does), then the vector part copied in.
+        out = np.empty((num, self.layout.size), dtype=np.float32)
+        board = out[:, : self.board_size].reshape(num, NUM_CELLS, self.cell_features)  # a view
+        np.take(self.cell_table, self._cell_codes(state, me), axis=0, out=board, mode="wrap")
+        out[:, self.board_size :] = buf
+        return out
 
     # ---------------------------------------------------------------- hidden information
     def resample_hidden(self, state: CairoState, player: int, seed: int) -> CairoState:
