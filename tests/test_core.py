@@ -74,3 +74,21 @@ def test_observation_layout_views_write_through():
     assert buf[1, 6:].tolist() == [1, 2, 3, 4] and buf[0, 5] == 1
     low, high = layout.bounds()
     assert low.tolist() == [0] * 6 + [-5] * 4 and high.tolist() == [1] * 6 + [5] * 4
+
+
+def test_state_cache_survives_step_but_not_invalidate_copy_or_pickle():
+    import pickle
+
+    import envs
+
+    game = envs.make_game("toy", 2)
+    state = game.init(2, seed=0)
+    game.state_cache(state)["board"] = 42
+    game.legal_action_mask(state)
+    restored = pickle.loads(pickle.dumps(state))
+    assert game.state_cache(restored) == {} and "_legal_mask_cache" not in restored.__dict__
+    assert game.state_cache(state.copy()) == {}
+    state = game.step(state, game.legal_action_mask(state).argmax(axis=1))
+    assert game.state_cache(state) == {"board": 42}
+    game.invalidate(state)
+    assert game.state_cache(state) == {}

@@ -30,6 +30,7 @@ from envs.core.state import BatchState
 S = TypeVar("S", bound=BatchState)
 
 _MASK_CACHE = "_legal_mask_cache"
+_STATE_CACHE = "_game_cache"
 
 
 def rank_rewards(keys: np.ndarray) -> np.ndarray:
@@ -134,8 +135,19 @@ class Game(abc.ABC, Generic[S]):
 
     @staticmethod
     def invalidate(state: S) -> None:
-        """Forget the cached mask after editing a state by hand."""
+        """Forget everything cached on ``state`` after editing its arrays by hand (or ``put``)."""
         state.__dict__.pop(_MASK_CACHE, None)
+        state.__dict__.pop(_STATE_CACHE, None)
+
+    @staticmethod
+    def state_cache(state: S) -> dict:
+        """A scratch dict for derived data a game reuses across decisions of one state.
+
+        It lives on the state object (``copy``, ``take`` and pickling never carry it) and
+        survives ``step``, so the game keys or checks each entry against what it derives from.
+        ``invalidate`` clears it.
+        """
+        return state.__dict__.setdefault(_STATE_CACHE, {})
 
     def step(self, state: S, actions: np.ndarray) -> S:
         """Apply one action per row; finished rows ignore theirs and get zero rewards.
@@ -165,7 +177,7 @@ class Game(abc.ABC, Generic[S]):
                 f"{self.decision_name(state, row)!r} (seat {int(state.current_player[row])} to "
                 f"act): {why}; legal: {self._legal_names(mask[row])}"
             )
-        self.invalidate(state)
+        state.__dict__.pop(_MASK_CACHE, None)
         state.rewards[:] = 0.0
         if live.any():
             self._step(state, actions, live)

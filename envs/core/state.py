@@ -22,6 +22,11 @@ class BatchState:
     rewards: np.ndarray  # (B, P) float32, rewards from the last step
     rng: np.ndarray  # (B, 2) uint64, per-row random key and counter (envs.core.rng)
 
+    def __getstate__(self) -> dict[str, np.ndarray]:
+        # Caches kept on the object by the game (names starting with "_") are derived data:
+        # rebuilt on demand, never pickled.
+        return {k: v for k, v in self.__dict__.items() if not k.startswith("_")}
+
     @property
     def batch_size(self) -> int:
         return int(self.current_player.shape[0])
