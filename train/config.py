@@ -53,7 +53,7 @@ class Config:
     """show a tqdm progress bar with the learner's win rate"""
 
     # ---------------------------------------------------------------- PPO
-    timesteps: int = 300_000
+    timesteps: int = 400_000
     """total learner decisions to train on (a resumed run counts the ones already done)"""
     num_envs: int = 256
     """games played at once (the batch of the self-play VecEnv; larger batches amortise the
