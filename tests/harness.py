@@ -30,10 +30,3 @@ def random_play(
         yield before, actions, state
     raise AssertionError(f"{game!r}: a game ran past max_decisions={game.max_decisions}")
 
-
-def play_actions(game: Game, seed: int, actions: list[int]) -> BatchState:
-    """A single game (B = 1) seeded ``seed`` after the given actions."""
-    state = game.init(1, seed=seed)
-    for a in actions:
-        state = game.step(state, np.array([a]))
-    return state

@@ -53,14 +53,6 @@ class BatchState:
         for name, value in self.arrays().items():
             value[rows] = getattr(other, name)
 
-    @classmethod
-    def concat(cls, states: list[Self]) -> Self:
-        """Stack states along the batch axis."""
-        names = [f.name for f in dataclasses.fields(states[0])]
-        return type(states[0])(
-            **{n: np.concatenate([getattr(s, n) for s in states]) for n in names}
-        )
-
     def equals(self, other: BatchState) -> bool:
         """True when both states have the same type and identical arrays."""
         if type(self) is not type(other):
