@@ -27,9 +27,72 @@ from envs.cairo.data import (
     THREE_CARDS,
 )
 from envs.cairo.state import ACTIONS, CairoState, Stage, Verb
+from envs.core.game import Game
 
 _COLOURS = np.arange(NUM_COLOURS)
 _AREA = np.stack([RESTAURANT if c == PURPLE else MARKET for c in range(NUM_COLOURS)])  # (6, 182)
+_MOVE = int(Verb.MOVE)
+_PLACE = int(Verb.PLACE)
+_NEW = int(Verb.NEW)
+_MAIN = int(Stage.MAIN)
+
+
+# ---------------------------------------------------------------- per-row caches
+# The analysis made at the start of a turn (D4) is reused by the later decisions of the same
+# turn, and the lure options of the D10 mask by its step. Each entry holds, per batch row, a
+# byte copy of every array it was computed from; a row is reused only while that copy still
+# equals the state's arrays, so any edit (a step, ``put``, a test) makes the row recompute.
+def _fingerprint(arrays: list[np.ndarray]) -> np.ndarray:
+    """(R, F) uint8: the bytes of the given per-row arrays, row by row."""
+    num = arrays[0].shape[0]
+    return np.concatenate(
+        [np.ascontiguousarray(a).reshape(num, -1).view(np.uint8) for a in arrays], axis=1)
+
+
+def _turn_fingerprint(state: CairoState, idx: np.ndarray) -> np.ndarray:
+    """Bytes of everything the cached parts of ``turn_mask`` derive from, for rows ``idx``."""
+    seat = state.current_player[idx].astype(np.intp)
+    return _fingerprint([state.tile[idx], state.entrance[idx], state.customer[idx],
+                         state.stall_cell[idx], state.current_player[idx],
+                         state.hand[idx, seat], state.money[idx, seat],
+                         state.group_size[idx, seat]])
+
+
+def _lure_fingerprint(state: CairoState, idx: np.ndarray) -> np.ndarray:
+    """Bytes of everything ``lure_options`` derives from, for rows ``idx``."""
+    seat = state.current_player[idx].astype(np.intp)
+    return _fingerprint([state.tile[idx], state.entrance_cell[idx], state.customer[idx],
+                         state.current_player[idx], state.colour[idx],
+                         state.barkers[idx, seat]])
+
+
+def _cache_store(state: CairoState, name: str, idx: np.ndarray, key: np.ndarray,
+                 **values: np.ndarray) -> None:
+    """Remember ``values`` (R, ...) for rows ``idx`` under ``name``, checked against ``key``."""
+    if not idx.size:
+        return
+    cache = Game.state_cache(state)
+    entry = cache.get(name)
+    batch = state.batch_size
+    if entry is None or entry["key"].shape[1] != key.shape[1]:
+        entry = {"key": np.zeros((batch, key.shape[1]), dtype=np.uint8),
+                 "ok": np.zeros(batch, dtype=bool)}
+        cache[name] = entry
+    for field, value in values.items():
+        if field not in entry:
+            entry[field] = np.zeros((batch, *value.shape[1:]), dtype=value.dtype)
+        entry[field][idx] = value
+    entry["key"][idx] = key
+    entry["ok"][idx] = True
+
+
+def _cache_hits(state: CairoState, name: str, idx: np.ndarray, key: np.ndarray
+                ) -> tuple[np.ndarray, dict | None]:
+    """(R,) bool rows of ``idx`` whose entry under ``name`` is still valid, and the entry."""
+    entry = Game.state_cache(state).get(name)
+    if entry is None or entry["key"].shape[1] != key.shape[1] or not idx.size:
+        return np.zeros(idx.size, dtype=bool), None
+    return entry["ok"][idx] & (entry["key"][idx] == key).all(axis=1), entry
 
 
 @dataclasses.dataclass
@@ -286,7 +349,7 @@ def stall_options(state: CairoState, idx: np.ndarray, limit: np.ndarray | None =
     verb = state.verb[idx]
     cover = coverage(hand, money.sum(axis=1) >= 1)
     out = np.zeros((len(idx), NUM_CELLS, 4), dtype=bool)
-    move = verb == Verb.MOVE
+    move = verb == _MOVE
     if move.any():
         out[move] = move_destinations(state, idx[move], seat[move], colour[move], cover[move],
                                       None if limit is None else limit[move])
@@ -295,12 +358,30 @@ def stall_options(state: CairoState, idx: np.ndarray, limit: np.ndarray | None =
         stalls = state.stall_cell[idx[rest]]
         pairs = np.arange(int(rest.sum()))
         sections_ok = ~main_stall_sections(stalls)[pairs, :, colour[rest]]
-        placing = (verb[rest] == Verb.PLACE)[:, None]
+        placing = (verb[rest] == _PLACE)[:, None]
         sections_ok &= np.where(placing, stall_counts(stalls) < SETUP_SECTION_LIMIT, cover[rest])
         candidates = _AREA[colour[rest]] & sections_ok[:, SECTION]
         if limit is not None:
             candidates &= limit[rest]
-        out[rest] = board_of(state, idx[rest]).stall_directions(candidates)
+        # A new stall of the turn: its candidates lie within those the turn's analysis
+        # examined, and each cell's verdict depends only on the board and the cell.
+        hit = np.zeros(len(candidates), dtype=bool)
+        new = verb[rest] == _NEW
+        if new.any():
+            sub = np.flatnonzero(new)
+            rows = idx[rest][sub]
+            found, entry = _cache_hits(state, "turn", rows, _turn_fingerprint(state, rows))
+            if found.any():
+                found &= ~(candidates[sub] & ~entry["new_candidates"][rows]).any(axis=1)
+            hit[sub[found]] = True
+            if found.any():
+                rows = rows[found]
+                out[np.flatnonzero(rest)[sub[found]]] = (
+                    entry["new_dirs"][rows] & candidates[sub[found]][:, :, None])
+        miss = ~hit
+        if miss.any():
+            out[np.flatnonzero(rest)[miss]] = board_of(
+                state, idx[rest][miss]).stall_directions(candidates[miss])
     return out
 
 
@@ -327,6 +408,19 @@ def expansion_cover(hand: np.ndarray, money: np.ndarray, colour: np.ndarray,
 
 def expansion_options(state: CairoState, idx: np.ndarray) -> np.ndarray:
     """(R, 182) bool: D5, legal and payable cells for the pending expansion."""
+    colour = state.colour[idx].astype(np.intp)
+    found, entry = _cache_hits(state, "turn", idx, _turn_fingerprint(state, idx))
+    if found.all():
+        return entry["expand"][idx, colour]
+    out = np.zeros((len(idx), NUM_CELLS), dtype=bool)
+    out[found] = entry["expand"][idx[found], colour[found]] if found.any() else False
+    miss = ~found
+    out[miss] = _expansion_options(state, idx[miss])
+    return out
+
+
+def _expansion_options(state: CairoState, idx: np.ndarray) -> np.ndarray:
+    """``expansion_options`` computed afresh."""
     seat, hand, money = seat_cards(state, idx)
     colour = state.colour[idx].astype(np.intp)
     board = board_of(state, idx)
@@ -345,6 +439,24 @@ def lure_options(state: CairoState, idx: np.ndarray) -> tuple[np.ndarray, np.nda
         ``cells`` (R, 5) entrance cell of each owner slot's stall of the customer's colour;
         ``legal`` (R, 5) bool, a legal target for the acting seat; ``cost`` (R, 5) barkers.
     """
+    key = _lure_fingerprint(state, idx)
+    found, entry = _cache_hits(state, "lure", idx, key)
+    if found.all():
+        return entry["cells"][idx], entry["legal"][idx], entry["cost"][idx]
+    miss = ~found
+    cells, legal, cost = _lure_options(state, idx[miss])
+    _cache_store(state, "lure", idx[miss], key[miss], cells=cells, legal=legal, cost=cost)
+    if miss.all():
+        return cells, legal, cost
+    out = [entry[name][idx] for name in ("cells", "legal", "cost")]
+    for full, part in zip(out, (cells, legal, cost), strict=True):
+        full[miss] = part
+    return out[0], out[1], out[2]
+
+
+def _lure_options(state: CairoState, idx: np.ndarray) -> tuple[np.ndarray, np.ndarray,
+                                                                np.ndarray]:
+    """``lure_options`` computed afresh."""
     seat = state.current_player[idx].astype(np.intp)
     colour = state.colour[idx].astype(np.intp)
     cells = state.entrance_cell[idx, :, colour]  # (R, 5)
@@ -382,19 +494,25 @@ def turn_mask(state: CairoState, idx: np.ndarray, move_requires_blocked: bool) -
     out = np.zeros((num, ACTIONS.size), dtype=bool)
     seat, hand, money = seat_cards(state, idx)
     board = board_of(state, idx)
-    main = state.stage[idx] == Stage.MAIN
+    main = state.stage[idx] == _MAIN
     size = state.group_size[idx, seat].astype(np.int32)  # (R, 6)
     unplaced = state.stall_cell[idx, seat] < 0
     cover_new = coverage(hand, money.sum(axis=1) >= 1)
-    new_ok = new_stall_colours(board, main_stall_sections(state.stall_cell[idx]), unplaced,
-                               cover_new)
+    # new_stall_colours, keeping the analysed cells for the decisions of a new stall.
+    new_candidates = cover_new[:, SECTION] & unplaced.any(axis=1)[:, None]
+    new_dirs = board.stall_directions(new_candidates)
+    free_sections = ~main_stall_sections(state.stall_cell[idx])[:, SECTION, :].transpose(0, 2, 1)
+    new_ok = unplaced & (new_dirs.any(axis=2)[:, None, :] & _AREA & free_sections).any(axis=2)
     colours = np.broadcast_to(_COLOURS, (num, NUM_COLOURS))
     expand_candidates = board.expansion_candidates(
         seat[:, None] * NUM_COLOURS + colours) & (size > 0)[:, :, None]  # (R, 6, 182)
     safe, _ = board.placement_reach(expand_candidates.any(axis=1))
     expand_cells = expand_candidates & safe[:, None, :]
     cover = expansion_cover(hand, money, colours, size + 1)  # (R, 6, 9)
-    expand_ok = (expand_cells & cover[:, :, SECTION]).any(axis=2)
+    expand = expand_cells & cover[:, :, SECTION]  # (R, 6, 182) expansion_options per colour
+    expand_ok = expand.any(axis=2)
+    _cache_store(state, "turn", idx, _turn_fingerprint(state, idx), new_candidates=new_candidates,
+                 new_dirs=new_dirs, expand=expand)
     expand_ok &= (size > 0) & (state.supply[idx] > 0)
     movable = size == 1
     if move_requires_blocked:
