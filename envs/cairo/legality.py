@@ -51,19 +51,15 @@ def _fingerprint(arrays: list[np.ndarray]) -> np.ndarray:
 
 def _turn_fingerprint(state: CairoState, idx: np.ndarray) -> np.ndarray:
     """Bytes of everything the cached parts of ``turn_mask`` derive from, for rows ``idx``."""
-    seat = state.current_player[idx].astype(np.intp)
     return _fingerprint([state.tile[idx], state.entrance[idx], state.customer[idx],
-                         state.stall_cell[idx], state.current_player[idx],
-                         state.hand[idx, seat], state.money[idx, seat],
-                         state.group_size[idx, seat]])
+                         state.stall_cell[idx], state.current_player[idx], state.hand[idx],
+                         state.money[idx], state.group_size[idx]])
 
 
 def _lure_fingerprint(state: CairoState, idx: np.ndarray) -> np.ndarray:
     """Bytes of everything ``lure_options`` derives from, for rows ``idx``."""
-    seat = state.current_player[idx].astype(np.intp)
     return _fingerprint([state.tile[idx], state.entrance_cell[idx], state.customer[idx],
-                         state.current_player[idx], state.colour[idx],
-                         state.barkers[idx, seat]])
+                         state.current_player[idx], state.colour[idx], state.barkers[idx]])
 
 
 def _cache_store(state: CairoState, name: str, idx: np.ndarray, key: np.ndarray,
