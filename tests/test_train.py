@@ -231,3 +231,15 @@ def test_default_toy_run_learns_to_beat_random(tmp_path, toy_baselines):
     assert rows["random"]["win_rate"] > rows["random"]["chance"] + 0.08
     elo = {r["agent"]: r for r in evaluation["elo"]}
     assert elo["trained"]["elo_low"] > elo["random"]["elo"]
+
+
+def test_warm_started_shaped_run(tmp_path, toy_baselines, capsys):
+    run = main([*TINY, "--timesteps", "512", "--imitate", "highest_first",
+                "--imitate-decisions", "2000", "--shaping", "1.0", "--eval-games", "3",
+                "--elo-games", "0", "--out", str(tmp_path)])
+    assert "warm start: imitated highest_first on 2000 decisions" in capsys.readouterr().out
+    assert checkpoint_info(run / "checkpoints" / "final.zip")["config"]["shaping"] == 1.0
+    with pytest.raises(SystemExit, match=r"--imitate 'nope': toy has the scripted agents"):
+        main([*TINY, "--imitate", "nope"])
+    with pytest.raises(SystemExit, match="--shaping >= 0"):
+        main([*TINY, "--shaping", "-1"])

@@ -233,3 +233,50 @@ def test_mixed_seat_play_matches_the_fixed_seat_arena():
                        np.repeat(np.arange(40) + 7, 2))
     np.testing.assert_array_equal(mixed.rewards[::2], fixed.rewards)
     np.testing.assert_array_equal(mixed.scores[::2], fixed.scores)
+
+
+def test_shaping_telescopes_to_the_score_margin_at_the_start():
+    """With gamma = 1 the shaping of a whole game sums to -c * phi(first decision).
+
+    phi is 0 at the end, so a game's shaped return is its rank reward minus c times the
+    learner's score margin (over score_scale) at its first decision: the shaping changes no
+    game's total beyond a constant of its start, it only moves credit to the moves.
+    """
+    game = envs.make_game("toy", 3)
+    plain = SelfPlayVecEnv(game, 8, make_pool(), seed=3)
+    shaped = SelfPlayVecEnv(game, 8, make_pool(), seed=3, shaping=0.5, gamma=1.0,
+                            score_scale=4.0)
+
+    def margin(env):
+        scores = game.scores(env.state)
+        rows = np.arange(env.num_envs)
+        own = scores[rows, env.learner_seat]
+        scores[rows, env.learner_seat] = -np.inf
+        return (own - scores.max(axis=1)) / 4.0
+
+    plain.reset()
+    shaped.reset()
+    start = margin(shaped)
+    totals = np.zeros((2, 8))
+    generator = np.random.default_rng(0)
+    games = 0
+    for _ in range(80):
+        actions = sample_actions(plain.action_masks(), generator)
+        _, plain_rewards, plain_dones, _ = plain.step(actions)
+        _, shaped_rewards, dones, _ = shaped.step(actions)
+        np.testing.assert_array_equal(plain_dones, dones)
+        totals += [plain_rewards, shaped_rewards]
+        for row in np.flatnonzero(dones):
+            assert totals[1, row] == pytest.approx(totals[0, row] - 0.5 * start[row],
+                                                   abs=1e-5)
+            games += 1
+        totals[:, dones] = 0.0
+        start = np.where(dones, margin(shaped), start)
+    assert games >= 8
+    assert not np.allclose(totals[0], totals[1]), "mid-game the shaping pays something"
+
+
+def test_shaping_rejects_bad_weights():
+    game = envs.make_game("toy", 3)
+    with pytest.raises(ValueError, match="shaping >= 0"):
+        SelfPlayVecEnv(game, 2, make_pool(), shaping=-1.0)

@@ -82,6 +82,20 @@ class Config:
     """gradient clipping norm"""
     net_arch: str = "128,128"
     """hidden layer sizes of the policy and value MLPs (comma separated; fixed on resume)"""
+    shaping: float = 0.0
+    """weight of a potential-based shaping reward on the learner's score margin over the best
+    other seat (gamma * phi' - phi, leaves the optimal policy unchanged; 0: rank reward only)"""
+    score_scale: float = 10.0
+    """score points per unit of the shaping potential"""
+
+    # ---------------------------------------------------------------- warm start
+    imitate: str | None = None
+    """scripted agent (e.g. medal_hunter) whose play warm-starts the policy by behaviour
+    cloning before self-play; none by default, skipped on --resume"""
+    imitate_decisions: int = 200_000
+    """teacher decisions recorded for the warm start"""
+    imitate_epochs: int = 4
+    """passes of the warm start's fit over the recorded decisions"""
 
     # ---------------------------------------------------------------- the opponent pool
     opp_self: float = 0.3
@@ -229,6 +243,7 @@ def resolve(argv: Sequence[str] | None = None) -> tuple[Config, dict[str, Any] |
     """
     from agents.policy import checkpoint_info
     from envs.core.registry import game_class, list_envs, make_game
+    from train.pool import scripted_agent_names
 
     cfg, given = parse_args(argv)
     resumed = None
@@ -244,12 +259,19 @@ def resolve(argv: Sequence[str] | None = None) -> tuple[Config, dict[str, Any] |
     for name in ("num_envs", "n_steps", "batch_size", "n_epochs"):
         if getattr(cfg, name) < 1:
             raise ValueError(f"--{name.replace('_', '-')} must be >= 1, got {getattr(cfg, name)}")
-    for name in ("snapshot_every", "checkpoint_every", "eval_games", "elo_games", "timesteps"):
+    for name in ("snapshot_every", "checkpoint_every", "eval_games", "elo_games", "timesteps",
+                 "imitate_decisions", "imitate_epochs"):
         if getattr(cfg, name) < 0:
             raise ValueError(f"--{name.replace('_', '-')} must be >= 0, got {getattr(cfg, name)}")
     if min(cfg.opponent_weights().values()) < 0 or sum(cfg.opponent_weights().values()) <= 0:
         raise ValueError(f"opponent weights must be >= 0 with a positive sum, got "
                          f"{cfg.opponent_weights()}")
+    if cfg.shaping < 0 or cfg.score_scale <= 0:
+        raise ValueError(f"need --shaping >= 0 and --score-scale > 0, got {cfg.shaping}, "
+                         f"{cfg.score_scale}")
+    if cfg.imitate is not None and cfg.imitate not in scripted_agent_names(cfg.env):
+        raise ValueError(f"--imitate {cfg.imitate!r}: {cfg.env} has the scripted agents "
+                         f"{scripted_agent_names(cfg.env)}")
     if resumed is not None and (resumed["env_id"], resumed["num_players"],
                                 resumed["version"]) != (cfg.env, cfg.players, version):
         raise ValueError(f"{cfg.resume} is a {resumed['env_id']} v{resumed['version']} "

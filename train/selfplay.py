@@ -37,6 +37,7 @@ import envs
 from agents.policy import load_policy_agent
 from agents.random_agent import RandomAgent
 from envs.core.registry import game_class
+from train import imitation
 from train.callbacks import SelfPlayCallback
 from train.checkpoint import atomic_write_text, find_run_dir, git_revision, save_checkpoint
 from train.config import resolve
@@ -75,7 +76,8 @@ def main(argv: Sequence[str] | None = None) -> Path:
     pool.add_baselines(cfg.env, cfg.players)
     if resumed is not None:
         pool.load_snapshots(run_dir / "pool")
-    env = SelfPlayVecEnv(game, cfg.num_envs, pool, seed=cfg.seed)
+    env = SelfPlayVecEnv(game, cfg.num_envs, pool, seed=cfg.seed, shaping=cfg.shaping,
+                         gamma=cfg.gamma, score_scale=cfg.score_scale)
 
     # ------------------------------------------------------------------ 5. agent
     lr = cfg.learning_rate
@@ -109,6 +111,18 @@ def main(argv: Sequence[str] | None = None) -> Path:
         env.restore_episodes(resumed.get("env_episodes", []))
         print(f"resumed from {cfg.resume} at {model.num_timesteps} timesteps, "
               f"{len(pool.describe()['snapshot'])} snapshots in the pool", flush=True)
+    elif cfg.imitate:
+        teacher = make_scripted_agent(cfg.imitate, cfg.env, cfg.players, seed=cfg.seed + 5)
+        demos = imitation.collect(game, teacher, cfg.imitate_decisions,
+                                  num_envs=cfg.num_envs, seed=cfg.seed + 7 * 10**6,
+                                  progress=cfg.progress)
+        fitted = imitation.fit(model.policy, demos, epochs=cfg.imitate_epochs,
+                               batch_size=cfg.batch_size, seed=cfg.seed,
+                               progress=cfg.progress)
+        del demos
+        print(f"warm start: imitated {cfg.imitate} on {cfg.imitate_decisions} decisions, "
+              f"loss {fitted['loss']:.3f}, top-1 agreement {fitted['accuracy']:.1%}",
+              flush=True)
 
     def metadata() -> dict:
         return {

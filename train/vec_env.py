@@ -19,6 +19,12 @@ Design (PufferLib's connect4 pattern on the batched NumPy core):
   that follow it (the games pay only a terminal rank reward, so that is +1 for a sole win,
   -1 for a sole last place). Observations are ``game.observe(state, learner_seat)``
   (egocentric) and ``action_masks()`` is the learner's legal mask. Never another seat's.
+* **Optional shaping.** With ``shaping=c > 0`` each transition also pays the learner
+  ``c * (gamma * phi(s') - phi(s))``, potential-based shaping (Ng, Harada and Russell, 1999)
+  with ``phi`` the learner's score margin (its ``game.scores`` minus the best other seat's,
+  over ``score_scale``) and ``phi = 0`` once the game is over. Such a reward leaves the
+  optimal policy unchanged (winning is still the goal) but tells the learner, move by move,
+  whether its position got better; the ``episode`` records keep the rank reward alone.
 * **Auto-reset.** A game that ends (on the learner's move or an opponent's) marks the row
   done, puts ``terminal_observation`` (the learner seat's view of the final position) and an
   SB3 ``episode`` record in the row's info, and restarts the row at once with the next seed,
@@ -77,6 +83,9 @@ class SelfPlayVecEnv(VecEnv):
         num_envs: B.
         pool: where each game's opponent is drawn from.
         seed: row i's k-th game is seeded ``seed + i + k * num_envs``.
+        shaping: weight of the potential-based score-margin reward (0: rank reward only).
+        gamma: the learner's discount, which the shaping must use to stay potential-based.
+        score_scale: score points per unit of potential.
 
     Attributes:
         state: the live batched state; every row is at a learner decision between steps.
@@ -87,7 +96,8 @@ class SelfPlayVecEnv(VecEnv):
 
     render_mode = None
 
-    def __init__(self, game: Game, num_envs: int, pool: OpponentPool, seed: int = 0):
+    def __init__(self, game: Game, num_envs: int, pool: OpponentPool, seed: int = 0,
+                 shaping: float = 0.0, gamma: float = 1.0, score_scale: float = 10.0):
         if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)):
             raise ValueError(f"num_envs must be a positive int, got {num_envs!r}")
         if num_envs < 1:
@@ -106,6 +116,11 @@ class SelfPlayVecEnv(VecEnv):
         self._returns = np.zeros(self.num_envs, dtype=np.float64)
         self._actions: np.ndarray | None = None
         self.state: BatchState | None = None
+        if shaping < 0 or score_scale <= 0:
+            raise ValueError(f"need shaping >= 0 and score_scale > 0, got {shaping}, "
+                             f"{score_scale}")
+        self._shaping, self._gamma, self._score_scale = float(shaping), float(gamma), score_scale
+        self._potential = np.zeros(self.num_envs, dtype=np.float64)
         self._t0 = time.time()
         # Bound on opponent moves between two learner decisions: a whole game, twice (the
         # end of one game and the start of the next), plus slack.
@@ -158,6 +173,7 @@ class SelfPlayVecEnv(VecEnv):
         self._advance_opponents(np.zeros(self.num_envs, dtype=np.float32),
                                 np.zeros(self.num_envs, dtype=bool),
                                 [{} for _ in range(self.num_envs)])
+        self._potential = self._margin()
         return self._observe()
 
     # ------------------------------------------------------------------ stepping
@@ -176,6 +192,13 @@ class SelfPlayVecEnv(VecEnv):
         self._lengths += 1
         self._collect(np.arange(self.num_envs), rewards, dones, infos)
         self._advance_opponents(rewards, dones, infos)
+        if self._shaping:
+            potential = self._margin()
+            # A done row's transition ends its game (phi = 0); its new game's phi is the
+            # start of the next transition.
+            rewards += self._shaping * (self._gamma * np.where(dones, 0.0, potential)
+                                        - self._potential).astype(np.float32)
+            self._potential = potential
         return self._observe(), rewards, dones, infos
 
     def _advance_opponents(self, rewards: np.ndarray, dones: np.ndarray,
@@ -255,6 +278,17 @@ class SelfPlayVecEnv(VecEnv):
             dones[row] = True
         self.episodes[rows] += 1
         self._start_games(rows)
+
+    def _margin(self) -> np.ndarray:
+        """(B,) the shaping potential: the learner's score lead over the best other seat."""
+        if not self._shaping:
+            return self._potential
+        scores = self.game.scores(self.state)
+        rows = np.arange(self.num_envs)
+        own = scores[rows, self.learner_seat]
+        others = scores.copy()
+        others[rows, self.learner_seat] = -np.inf
+        return (own - others.max(axis=1)) / self._score_scale
 
     # ------------------------------------------------------------------ masks and views
     def _observe(self) -> np.ndarray:
