@@ -5,6 +5,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import pytest
+
 import envs
 from envs.core.registry import game_class
 
@@ -22,3 +24,14 @@ ENV_CASES = [
     for num_players in game_class(env_id).PLAYER_COUNTS
 ]
 ENV_IDS = [f"{env_id}-{p}p" for env_id, p in ENV_CASES]
+
+
+@pytest.fixture(scope="module")
+def local_ray():
+    """A local Ray of 2 CPUs for the tests of one module (skipped without Ray)."""
+    ray = pytest.importorskip("ray")
+    from benchmarks.tournament import init_ray
+
+    init_ray(num_cpus=2, include_dashboard=False)
+    yield ray
+    ray.shutdown()

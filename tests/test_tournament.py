@@ -234,14 +234,6 @@ def test_a_checkpoint_for_another_game_fails_before_any_game(no_games, tmp_path,
 
 
 # ----------------------------------------------------------------------- Ray
-@pytest.fixture(scope="module")
-def local_ray():
-    ray = pytest.importorskip("ray")
-    tournament.init_ray(num_cpus=2, include_dashboard=False)
-    yield ray
-    ray.shutdown()
-
-
 def test_ray_runs_give_the_same_results_as_local_runs(local_ray):
     # The toy game and its baselines exist only in this test session: the Ray tasks get the
     # game object and the agents themselves, so no registry is needed on the workers.

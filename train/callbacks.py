@@ -8,7 +8,9 @@ Hooks into MaskablePPO's loop:
   append one JSON line to ``metrics.jsonl`` (what ``train.analysis`` reads);
 * at the start of a rollout, i.e. after an update: every ``snapshot_every`` updates freeze the
   policy into the opponent pool (and ``pool/``), every ``checkpoint_every`` updates write
-  ``checkpoints/latest.zip`` atomically.
+  ``checkpoints/latest.zip`` atomically; then the env's ``sync_opponents()`` hands the pool's
+  new members and the updated policy to wherever the opponents are stepped (Ray actors with
+  ``--ray``; nothing to do in one process).
 """
 
 from __future__ import annotations
@@ -87,15 +89,15 @@ class SelfPlayCallback(BaseCallback):
 
     def _on_rollout_start(self) -> None:
         # Runs after each update: the policy here is the one those updates produced.
-        if self.updates == self._last_saved:
-            return
-        self._last_saved = self.updates
-        if self.snapshot_every and self.updates % self.snapshot_every == 0:
-            self.pool.add_snapshot(self.model.policy, self.model.num_timesteps,
-                                   self.run_dir / "pool")
-        if self.checkpoint_every and self.updates % self.checkpoint_every == 0:
-            save_checkpoint(self.model, self.run_dir / "checkpoints" / "latest.zip",
-                            self.metadata())
+        if self.updates != self._last_saved:
+            self._last_saved = self.updates
+            if self.snapshot_every and self.updates % self.snapshot_every == 0:
+                self.pool.add_snapshot(self.model.policy, self.model.num_timesteps,
+                                       self.run_dir / "pool")
+            if self.checkpoint_every and self.updates % self.checkpoint_every == 0:
+                save_checkpoint(self.model, self.run_dir / "checkpoints" / "latest.zip",
+                                self.metadata())
+        self.training_env.sync_opponents()
 
     def _on_rollout_end(self) -> None:
         self.updates += 1

@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import ast
 import dataclasses
+import importlib.util
 import inspect
 import itertools
 import json
@@ -51,6 +52,15 @@ class Config:
     """torch CPU threads (the NumPy games and the small network gain little from more)"""
     progress: bool = True
     """show a tqdm progress bar with the learner's win rate"""
+    ray: bool = False
+    """play the rollouts on Ray: the num_envs games split over --ray-workers actors, each
+    stepping its games and their opponents (the same games as without --ray); a local Ray
+    unless --ray-address"""
+    ray_workers: int = 0
+    """Ray actors the games are split over with --ray (0: one per CPU Ray offers, at most
+    num_envs)"""
+    ray_address: str | None = None
+    """address of a Ray cluster to play the rollouts on (implies --ray)"""
 
     # ---------------------------------------------------------------- PPO
     timesteps: int = 400_000
@@ -253,14 +263,15 @@ def resolve(argv: Sequence[str] | None = None) -> tuple[Config, dict[str, Any] |
     if cfg.env is None:
         raise ValueError(f"--env is required; registered: {', '.join(list_envs())}")
     version = game_class(cfg.env).VERSION
-    cfg = dataclasses.replace(cfg, players=cfg.resolved_players())
+    cfg = dataclasses.replace(cfg, players=cfg.resolved_players(),
+                              ray=cfg.ray or cfg.ray_address is not None)
     make_game(cfg.env, cfg.players, **cfg.options())  # bad players or options fail here
     cfg.hidden_sizes()
     for name in ("num_envs", "n_steps", "batch_size", "n_epochs"):
         if getattr(cfg, name) < 1:
             raise ValueError(f"--{name.replace('_', '-')} must be >= 1, got {getattr(cfg, name)}")
     for name in ("snapshot_every", "checkpoint_every", "eval_games", "elo_games", "timesteps",
-                 "imitate_decisions", "imitate_epochs"):
+                 "imitate_decisions", "imitate_epochs", "ray_workers"):
         if getattr(cfg, name) < 0:
             raise ValueError(f"--{name.replace('_', '-')} must be >= 0, got {getattr(cfg, name)}")
     if min(cfg.opponent_weights().values()) < 0 or sum(cfg.opponent_weights().values()) <= 0:
@@ -269,6 +280,11 @@ def resolve(argv: Sequence[str] | None = None) -> tuple[Config, dict[str, Any] |
     if cfg.shaping < 0 or cfg.score_scale <= 0:
         raise ValueError(f"need --shaping >= 0 and --score-scale > 0, got {cfg.shaping}, "
                          f"{cfg.score_scale}")
+    if cfg.ray_workers > cfg.num_envs:
+        raise ValueError(f"--ray-workers {cfg.ray_workers} exceeds --num-envs {cfg.num_envs}: "
+                         "each worker plays at least one game")
+    if cfg.ray and importlib.util.find_spec("ray") is None:
+        raise ValueError("--ray needs Ray: pip install 'tradewinds[ray]'")
     if cfg.imitate is not None and cfg.imitate not in scripted_agent_names(cfg.env):
         raise ValueError(f"--imitate {cfg.imitate!r}: {cfg.env} has the scripted agents "
                          f"{scripted_agent_names(cfg.env)}")

@@ -107,10 +107,21 @@ class OpponentPool:
             agent = make_scripted_agent(name, env_id, num_players, seed=self.seed + 101 + i)
             self.add("scripted", name, agent)
 
+    def empty_like(self) -> OpponentPool:
+        """A pool with these settings and no members, to mirror this one by ``add``."""
+        return OpponentPool(self.weights, max_snapshots=self.max_snapshots,
+                            opponent_deterministic=self.opponent_deterministic, seed=self.seed)
+
+    def learner(self) -> Opponent | None:
+        """The ``self`` member playing the learner's live policy; None before ``set_learner``."""
+        ids = self._drawable["self"]
+        return self.members[ids[0]] if ids else None
+
     def set_learner(self, policy: Any) -> None:
         """Make the learner's live policy the ``self`` opponent (once the model exists)."""
-        if self._drawable["self"]:
-            self.members[self._drawable["self"][0]].agent.policy = policy
+        member = self.learner()
+        if member is not None:
+            member.agent.policy = policy
             return
         agent = PolicyAgent(policy, name="self", deterministic=self.opponent_deterministic,
                             seed=self.seed + 7)

@@ -76,8 +76,16 @@ def main(argv: Sequence[str] | None = None) -> Path:
     pool.add_baselines(cfg.env, cfg.players)
     if resumed is not None:
         pool.load_snapshots(run_dir / "pool")
-    env = SelfPlayVecEnv(game, cfg.num_envs, pool, seed=cfg.seed, shaping=cfg.shaping,
-                         gamma=cfg.gamma, score_scale=cfg.score_scale)
+    env_options = {"seed": cfg.seed, "shaping": cfg.shaping, "gamma": cfg.gamma,
+                   "score_scale": cfg.score_scale}
+    if cfg.ray:
+        from train.ray_env import RaySelfPlayVecEnv
+
+        env = RaySelfPlayVecEnv(game, cfg.num_envs, pool, num_workers=cfg.ray_workers,
+                                address=cfg.ray_address, torch_threads=cfg.torch_threads,
+                                **env_options)
+    else:
+        env = SelfPlayVecEnv(game, cfg.num_envs, pool, **env_options)
 
     # ------------------------------------------------------------------ 5. agent
     lr = cfg.learning_rate

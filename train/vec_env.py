@@ -7,7 +7,9 @@ Design (PufferLib's connect4 pattern on the batched NumPy core):
 * **Seats rotate per episode.** Row i's k-th game (k = 0, 1, ...) is seeded
   ``seed + i + k * B`` (as ``envs.core.vec.VecGameEnv`` does) and puts the learner in seat
   ``(i + k) % P``; over a run the learner meets every seat equally often, first player
-  included.
+  included. An env can hold a slice of a larger batch (``row_offset``, ``row_stride``: the
+  Ray shards of ``train.ray_env``); its rows then play the games of the global rows they
+  stand for, so sharding changes no game.
 * **Opponents inside.** Each game draws one opponent from the ``OpponentPool`` (from two
   uniforms derived from that game's seed), which plays all the other seats of that game.
   After the learner's move, the env steps the rows where an opponent is to act, again and
@@ -75,7 +77,52 @@ def share_legal_mask(part: BatchState, mask: np.ndarray) -> None:
 _OPPONENT_SALT = 0x5E1F_01A7
 
 
-class SelfPlayVecEnv(VecEnv):
+class BatchedVecEnv(VecEnv):
+    """An SB3 ``VecEnv`` whose rows are one batch, not B env objects.
+
+    Attributes and methods belong to the batch, so ``get_attr`` gives every row the same
+    value, and ``env_method("action_masks")`` splits the batch's (B, A) mask into rows (what
+    sb3-contrib stacks back together).
+    """
+
+    render_mode = None
+
+    def action_masks(self) -> np.ndarray:
+        """(B, A) bool: the learner's legal actions in each row."""
+        raise NotImplementedError
+
+    def close(self) -> None:
+        return None
+
+    def _indices(self, indices: VecEnvIndices) -> Sequence[int]:
+        if indices is None:
+            return range(self.num_envs)
+        if isinstance(indices, (int, np.integer)):
+            return [int(indices)]
+        return list(indices)
+
+    def get_attr(self, attr_name: str, indices: VecEnvIndices = None) -> list[Any]:
+        value = getattr(self, attr_name)
+        return [value for _ in self._indices(indices)]
+
+    def set_attr(self, attr_name: str, value: Any, indices: VecEnvIndices = None) -> None:
+        setattr(self, attr_name, value)
+
+    def env_method(self, method_name: str, *method_args, indices: VecEnvIndices = None,
+                   **method_kwargs) -> list[Any]:
+        """Per-row results; ``action_masks`` gives each row's mask (sb3-contrib stacks them)."""
+        rows = self._indices(indices)
+        if method_name == "action_masks":
+            masks = self.action_masks()
+            return [masks[i] for i in rows]
+        result = getattr(self, method_name)(*method_args, **method_kwargs)
+        return [result for _ in rows]
+
+    def env_is_wrapped(self, wrapper_class: type, indices: VecEnvIndices = None) -> list[bool]:
+        return [False for _ in self._indices(indices)]
+
+
+class SelfPlayVecEnv(BatchedVecEnv):
     """B self-play games as one SB3 ``VecEnv`` with sb3-contrib's ``action_masks()``.
 
     Args:
@@ -86,6 +133,10 @@ class SelfPlayVecEnv(VecEnv):
         shaping: weight of the potential-based score-margin reward (0: rank reward only).
         gamma: the learner's discount, which the shaping must use to stay potential-based.
         score_scale: score points per unit of potential.
+        row_offset, row_stride: this env's row i stands for row ``row_offset + i`` of a
+            batch of ``row_stride`` games (None: ``num_envs``, the whole batch): its k-th
+            game is seeded ``seed + row_offset + i + k * row_stride`` and seats the learner
+            in ``(row_offset + i + k) % P``.
 
     Attributes:
         state: the live batched state; every row is at a learner decision between steps.
@@ -94,10 +145,9 @@ class SelfPlayVecEnv(VecEnv):
         episodes: (B,) int64, games each row has started (its next seed and seat depend on it).
     """
 
-    render_mode = None
-
     def __init__(self, game: Game, num_envs: int, pool: OpponentPool, seed: int = 0,
-                 shaping: float = 0.0, gamma: float = 1.0, score_scale: float = 10.0):
+                 shaping: float = 0.0, gamma: float = 1.0, score_scale: float = 10.0,
+                 row_offset: int = 0, row_stride: int | None = None):
         if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)):
             raise ValueError(f"num_envs must be a positive int, got {num_envs!r}")
         if num_envs < 1:
@@ -109,6 +159,11 @@ class SelfPlayVecEnv(VecEnv):
                                        dtype=np.float32)
         super().__init__(int(num_envs), observation_space, spaces.Discrete(game.num_actions))
         self._seed = int(seed)
+        self._row_offset = int(row_offset)
+        self._row_stride = self.num_envs if row_stride is None else int(row_stride)
+        if self._row_offset < 0 or self._row_offset + self.num_envs > self._row_stride:
+            raise ValueError(f"rows {self._row_offset}..{self._row_offset + self.num_envs - 1} "
+                             f"do not fit a batch of row_stride={self._row_stride}")
         self.episodes = np.zeros(self.num_envs, dtype=np.int64)
         self.learner_seat = np.zeros(self.num_envs, dtype=np.int64)
         self.opponent_id = np.zeros(self.num_envs, dtype=np.int64)
@@ -128,7 +183,11 @@ class SelfPlayVecEnv(VecEnv):
 
     # ------------------------------------------------------------------ seeding and resets
     def _game_seeds(self, rows: np.ndarray) -> np.ndarray:
-        return self._seed + rows + self.episodes[rows] * self.num_envs
+        return self._seed + self._row_offset + rows + self.episodes[rows] * self._row_stride
+
+    def game_seeds(self) -> np.ndarray:
+        """(B,) int64: the seed of each row's current game."""
+        return self._game_seeds(np.arange(self.num_envs))
 
     def _start_games(self, rows: np.ndarray) -> None:
         """Start the current episode of ``rows``: new game, learner seat and opponent."""
@@ -139,7 +198,8 @@ class SelfPlayVecEnv(VecEnv):
         else:
             self.state.put(rows, fresh)
         self.game.invalidate(self.state)
-        self.learner_seat[rows] = (rows + self.episodes[rows]) % self.num_players
+        self.learner_seat[rows] = ((self._row_offset + rows + self.episodes[rows])
+                                   % self.num_players)
         draws = rnglib.uniform(rnglib.make_rng(seeds + _OPPONENT_SALT), None, 2)
         self.opponent_id[rows] = self.pool.draw(draws[:, 0], draws[:, 1])
         self._lengths[rows] = 0
@@ -176,6 +236,13 @@ class SelfPlayVecEnv(VecEnv):
         self._potential = self._margin()
         return self._observe()
 
+    def sync_opponents(self) -> None:
+        """Nothing to do: the pool and the learner's live policy are the driver's own objects.
+
+        The trainer calls this before every rollout; ``train.ray_env`` sends the pool's new
+        members and the learner's weights to its shards there.
+        """
+
     # ------------------------------------------------------------------ stepping
     def step_async(self, actions: np.ndarray) -> None:
         self._actions = np.asarray(actions).reshape(self.num_envs)
@@ -204,8 +271,9 @@ class SelfPlayVecEnv(VecEnv):
     def _advance_opponents(self, rewards: np.ndarray, dones: np.ndarray,
                            infos: list[dict[str, Any]]) -> None:
         """Step opponents until every row is at a learner decision."""
-        state = self.state
         for _ in range(self._max_inner):
+            # Read afresh: when every row restarts at once, _collect replaces the state.
+            state = self.state
             waiting = state.current_player != self.learner_seat
             if not waiting.any():
                 return
@@ -297,37 +365,6 @@ class SelfPlayVecEnv(VecEnv):
     def action_masks(self) -> np.ndarray:
         """(B, A) bool: the learner's legal actions in each row (never empty between steps)."""
         return np.array(self.game.legal_action_mask(self.state), dtype=bool)
-
-    # ------------------------------------------------------------------ VecEnv plumbing
-    def close(self) -> None:
-        return None
-
-    def _indices(self, indices: VecEnvIndices) -> Sequence[int]:
-        if indices is None:
-            return range(self.num_envs)
-        if isinstance(indices, (int, np.integer)):
-            return [int(indices)]
-        return list(indices)
-
-    def get_attr(self, attr_name: str, indices: VecEnvIndices = None) -> list[Any]:
-        value = getattr(self, attr_name)
-        return [value for _ in self._indices(indices)]
-
-    def set_attr(self, attr_name: str, value: Any, indices: VecEnvIndices = None) -> None:
-        setattr(self, attr_name, value)
-
-    def env_method(self, method_name: str, *method_args, indices: VecEnvIndices = None,
-                   **method_kwargs) -> list[Any]:
-        """Per-row results; ``action_masks`` gives each row's mask (sb3-contrib stacks them)."""
-        rows = self._indices(indices)
-        if method_name == "action_masks":
-            masks = self.action_masks()
-            return [masks[i] for i in rows]
-        result = getattr(self, method_name)(*method_args, **method_kwargs)
-        return [result for _ in rows]
-
-    def env_is_wrapped(self, wrapper_class: type, indices: VecEnvIndices = None) -> list[bool]:
-        return [False for _ in self._indices(indices)]
 
     def render(self, mode: str | None = None) -> str:
         """The text board of row 0."""
