@@ -1,4 +1,4 @@
-"""Batched play of fixed agents in fixed seats: the loop under tournaments and evaluations."""
+"""Batched play of agents in seats: the one game loop under tournaments and evaluations."""
 
 from __future__ import annotations
 
@@ -8,7 +8,14 @@ from collections.abc import Sequence
 import numpy as np
 
 from agents.base import Agent
+from envs.core import game as game_module
 from envs.core.game import Game
+from envs.core.state import BatchState
+
+# The base Game caches a state's legal mask under this attribute (envs.core.game); seeding it
+# for a sub-batch avoids recomputing legality the full batch already has. If the core ever
+# renames it, the seeding silently stops and only speed is lost.
+_MASK_CACHE_KEY = getattr(game_module, "_MASK_CACHE", None)
 
 
 @dataclasses.dataclass
@@ -28,27 +35,59 @@ class MatchResult:
         return self.rewards == self.rewards.max(axis=1, keepdims=True)
 
 
-def play_match(game: Game, seat_agents: Sequence[Agent], num_games: int,
-               seed: int = 0) -> MatchResult:
-    """Play ``num_games`` games at once, ``seat_agents[p]`` acting for seat p.
+def share_legal_mask(part: BatchState, mask: np.ndarray) -> None:
+    """Give ``part`` (rows taken from a state) the legal mask of those rows, read-only."""
+    if _MASK_CACHE_KEY is not None:
+        mask = np.array(mask, dtype=bool)
+        mask.flags.writeable = False
+        part.__dict__[_MASK_CACHE_KEY] = mask
 
-    All games advance together: each step asks every seat's agent once for the rows where
-    that seat is to act.
+
+def play_mixed(game: Game, agents: Sequence[Agent], seat_agents: np.ndarray,
+               seeds: np.ndarray) -> MatchResult:
+    """Play N games at once, row i seeded ``seeds[i]`` with agent ``seat_agents[i, s]`` in seat s.
+
+    Each step, every agent acts once, on the sub-batch of rows where one of its seats is to
+    act (sharing the step's legal mask), so a game costs its length in steps whatever the mix
+    of seat arrangements in the batch.
+
+    Args:
+        game: the rules object.
+        agents: the k agents.
+        seat_agents: (N, P) int, an index into ``agents`` per row and seat.
+        seeds: (N,) int64 game seeds.
+
+    Returns:
+        the games' scores, rank rewards and truncation flags, row by row.
     """
-    if len(seat_agents) != game.num_players:
-        raise ValueError(f"{game.ENV_ID}: {len(seat_agents)} agents for "
-                         f"{game.num_players} seats")
-    state = game.init(num_games, seed=seed)
+    seat_agents = np.asarray(seat_agents, dtype=np.int64)
+    num_games = seat_agents.shape[0]
+    state = game.init_rows(np.asarray(seeds, dtype=np.int64))
+    rows_all = np.arange(num_games)
     rewards = np.zeros((num_games, game.num_players), dtype=np.float32)
     decisions = 0
     while not state.done.all():
-        actions = np.zeros(num_games, dtype=np.int64)
         live = ~state.done
-        for seat, agent in enumerate(seat_agents):
-            rows = live & (state.current_player == seat)
-            if rows.any():
-                actions[rows] = agent.act(game, state, seat)[rows]
+        seat = np.maximum(state.current_player, 0)
+        owner = np.where(live, seat_agents[rows_all, seat], -1)
+        mask = game.legal_action_mask(state)
+        actions = np.zeros(num_games, dtype=np.int64)
+        for k in np.unique(owner[live]):
+            idx = np.flatnonzero(owner == k)
+            sub = state.take(idx)
+            share_legal_mask(sub, mask[idx])
+            actions[idx] = agents[int(k)].act(game, sub, sub.current_player.astype(np.int64))
         decisions += int(live.sum())
         state = game.step(state, actions)
         rewards += state.rewards
     return MatchResult(game.scores(state), rewards, state.truncated.copy(), decisions)
+
+
+def play_match(game: Game, seat_agents: Sequence[Agent], num_games: int,
+               seed: int = 0) -> MatchResult:
+    """Play ``num_games`` games seeded ``seed + i``, ``seat_agents[p]`` acting for seat p."""
+    if len(seat_agents) != game.num_players:
+        raise ValueError(f"{game.ENV_ID}: {len(seat_agents)} agents for "
+                         f"{game.num_players} seats")
+    lineup = np.tile(np.arange(game.num_players), (num_games, 1))
+    return play_mixed(game, seat_agents, lineup, seed + np.arange(num_games, dtype=np.int64))

@@ -221,8 +221,7 @@ def test_resumed_episode_counters_give_new_games():
 def test_mixed_seat_play_matches_the_fixed_seat_arena():
     from toy_agents import LowestCardFirst
 
-    from agents.arena import play_match
-    from train.evaluate import play_mixed
+    from agents.arena import play_match, play_mixed
 
     game = envs.make_game("toy", 3)
     lineup = [HighestCardFirst(), LowestCardFirst(), HighestCardFirst()]

@@ -9,10 +9,10 @@ Elo comes from a seat-balanced duplicate round robin of all the agents, on the s
 ``benchmarks.tournament`` (``seat_arrangements``) and rated by ``benchmarks.elo`` (maximum
 likelihood Bradley-Terry, random anchored at 1000, bootstrap interval over deal blocks).
 
-Both are played as ONE batch (``play_mixed``): every row has its own seat-to-agent map, and
-each agent acts once per step on the rows where one of its seats is to act. A game's cost is
-its length in steps, not its length times the number of seat arrangements, which matters for
-rich games whose steps are expensive (cairo) and for scripted agents with a per-call cost.
+Both are played as ONE batch (``agents.arena.play_mixed``): every row has its own
+seat-to-agent map, and each agent acts once per step on the rows where one of its seats is to
+act, so a game costs its length in steps, not its length times the number of seat
+arrangements.
 """
 
 from __future__ import annotations
@@ -23,46 +23,9 @@ from typing import Any
 
 import numpy as np
 
-from agents.arena import MatchResult
+from agents.arena import play_mixed
 from agents.base import Agent
 from envs.core.game import Game
-from train.vec_env import share_legal_mask
-
-
-def play_mixed(game: Game, agents: Sequence[Agent], seat_agents: np.ndarray,
-               seeds: np.ndarray) -> MatchResult:
-    """Play N games at once, row i seeded ``seeds[i]`` with agent ``seat_agents[i, s]`` in seat s.
-
-    Args:
-        game: the rules object.
-        agents: the k agents.
-        seat_agents: (N, P) int, an index into ``agents`` per row and seat.
-        seeds: (N,) int64 game seeds.
-
-    Returns:
-        the games' scores, rank rewards and truncation flags, row by row.
-    """
-    seat_agents = np.asarray(seat_agents, dtype=np.int64)
-    num_games = seat_agents.shape[0]
-    state = game.init_rows(np.asarray(seeds, dtype=np.int64))
-    rows_all = np.arange(num_games)
-    rewards = np.zeros((num_games, game.num_players), dtype=np.float32)
-    decisions = 0
-    while not state.done.all():
-        live = ~state.done
-        seat = np.maximum(state.current_player, 0)
-        owner = np.where(live, seat_agents[rows_all, seat], -1)
-        mask = game.legal_action_mask(state)
-        actions = np.zeros(num_games, dtype=np.int64)
-        for k in np.unique(owner[live]):
-            idx = np.flatnonzero(owner == k)
-            sub = state.take(idx)
-            share_legal_mask(sub, mask[idx])
-            actions[idx] = agents[int(k)].act(game, sub, sub.current_player.astype(np.int64))
-        decisions += int(live.sum())
-        state = game.step(state, actions)
-        rewards += state.rewards
-    return MatchResult(game.scores(state), rewards, state.truncated.copy(), decisions)
 
 
 def win_rates(game: Game, agent: Agent, opponents: dict[str, Agent], num_games: int,

@@ -53,25 +53,11 @@ from stable_baselines3.common.vec_env.base_vec_env import (
     VecEnvStepReturn,
 )
 
-from envs.core import game as game_module
+from agents.arena import share_legal_mask
 from envs.core import rng as rnglib
 from envs.core.game import Game
 from envs.core.state import BatchState
 from train.pool import OpponentPool
-
-# The base Game caches a state's legal mask under this attribute (envs.core.game); seeding it
-# for a sub-batch avoids recomputing legality the full batch already has. If the core ever
-# renames it, the seeding silently stops and only speed is lost.
-_MASK_CACHE_KEY = getattr(game_module, "_MASK_CACHE", None)
-
-
-def share_legal_mask(part: BatchState, mask: np.ndarray) -> None:
-    """Give ``part`` (rows taken from a state) the legal mask of those rows, read-only."""
-    if _MASK_CACHE_KEY is not None:
-        mask = np.array(mask, dtype=bool)
-        mask.flags.writeable = False
-        part.__dict__[_MASK_CACHE_KEY] = mask
-
 
 # Salt separating the opponent draws from the game's own chance (which hashes the bare seed).
 _OPPONENT_SALT = 0x5E1F_01A7
