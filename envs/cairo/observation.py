@@ -35,7 +35,7 @@ from envs.cairo.data import (
     THREE_CARDS,
     WIDTH,
 )
-from envs.cairo.state import CairoState, Phase, Stage, Verb
+from envs.cairo.state import CairoState, Phase, Verb
 from envs.core.layout import ObservationLayout, Piece
 from envs.core.rng import make_rng, random_bits
 
@@ -45,7 +45,10 @@ _ENTRANCE_CODE = np.append(np.arange(NUM_OWNERS * NUM_COLOURS) + 61, 0).astype(n
 VP_SCALE = 100.0  # VP are divided by this; 36 expansions × (7 + 5 medal VP) < 5 × 100
 MAX_HAND = HAND_LIMIT + DRAWS_PER_ACTION  # a hand holds at most 6 cards during a Draw
 MAX_UNITS = MAX_GROUP_SIZE - 1  # D9 starts with at most 6 unpaid tile units
-_STAGE_OVER, _GAME_OVER, _VERB_NONE = int(Stage.OVER), int(Phase.GAME_OVER), int(Verb.NONE)
+_COPIES = int(CARD_COPIES.max())  # copies of the commonest card type
+# (on board, x, y) of every cell, index -1 (off the board) giving zeros.
+_CELL_XY = np.zeros((NUM_CELLS + 1, 3), dtype=np.float32)
+_CELL_XY[:NUM_CELLS] = [(1, k % WIDTH, k // WIDTH) for k in range(NUM_CELLS)]
 
 
 class Observer:
@@ -93,6 +96,8 @@ class Observer:
         )
         self.layout = ObservationLayout([board, *self.vector_layout.pieces.values()])
         self.board_size = NUM_CELLS * self.cell_features
+        self._column, self._one_hot, scaled, self._divisor = self._vector_tables()
+        self._one_hot_entry = ~scaled
 
     # ---------------------------------------------------------------- encoding
     # A cell's content code: 0 empty, 1 + g an expansion of group g, 31 + g a main stall,
@@ -118,86 +123,150 @@ class Observer:
         return table.reshape(-1, self.cell_features)
 
     def _cell_codes(self, state: CairoState, me: np.ndarray) -> np.ndarray:
-        """(B, 182) intp row of ``cell_table`` for every cell, as seen by seats ``me`` (B,)."""
+        """(B, 182) intp row of ``cell_table`` for every cell, as seen by seats ``me`` (B,) or
+        by one seat (an int in [0, P))."""
         code = _TILE_CODE[state.tile] + _ENTRANCE_CODE[state.entrance]
-        code += (me * self._CODES)[:, None]
+        code += me * self._CODES if me.ndim == 0 else (me * self._CODES)[:, None]
         rows, owners, colours = np.nonzero(state.stall_cell >= 0)
         code[rows, state.stall_cell[rows, owners, colours]] += self._MAIN - self._EXPANSION
         return code
 
+    # The vector part is table-driven: the state's small arrays are laid side by side in one
+    # float32 "source" row per game (``_sources``), and every vector entry reads one source
+    # value ``v`` (at a column that depends on the observer seat) and is either a one-hot
+    # test ``v == k`` or a scaled value ``v / divisor``. This keeps the encoder at a fixed few
+    # dozen NumPy calls whatever B is. The sources are small integers, exact in float32, and
+    # one float32 division of two of them rounds exactly as the float64 division does
+    # (double rounding is innocuous when 53 >= 2 * 24 + 2), so the values are those of the
+    # float64 formulas of the rules spec cast to float32; "1 - v / d" is read as (d - v) / d
+    # and "min(t / m, 1)" as min(t, m) / m, equal in float32 for the integers they take.
+    def _source_blocks(self) -> list[tuple[str, int]]:
+        """(name, width) of the source columns, in the order ``_sources`` lays them out."""
+        players = self.num_players
+        return [("current_player", 1), ("stage", 1), ("phase", 1), ("verb", 1), ("colour", 1),
+                ("picks_left", 1), ("pay_units", 1), ("pay_half", 1), ("draws_left", 1),
+                ("customer", NUM_COLOURS * 3), ("target", 3),
+                ("money", players * NUM_COLOURS), ("trays", NUM_COLOURS), ("vp", players),
+                ("hand", players * NUM_CARD_TYPES), ("hand_sizes", players),
+                ("known", players * NUM_CARD_TYPES), ("barkers", players),
+                ("barker_supply", 1), ("display", DISPLAY_SLOTS), ("deck_size", 1),
+                ("discard", NUM_CARD_TYPES), ("supply", NUM_COLOURS), ("medal", NUM_COLOURS * 2),
+                ("unplaced", NUM_OWNERS * NUM_COLOURS), ("neutral_bag", NUM_COLOURS),
+                ("group_size", NUM_OWNERS * NUM_COLOURS), ("dropped", players), ("turn", 1)]
+
+    def _sources(self, state: CairoState) -> list[np.ndarray]:
+        """The source arrays of ``_source_blocks``, each (B, ...)."""
+        hand = state.hand
+        return [state.current_player, state.stage, state.phase, state.verb, state.colour,
+                state.picks_left, state.pay_units, state.pay_half, state.draws_left,
+                _CELL_XY[state.customer], _CELL_XY[state.target],
+                state.money, MONEY_PER_COLOUR - state.money.sum(axis=1), state.vp,
+                hand, hand.sum(axis=2), state.known, state.barkers,
+                NUM_BARKERS - state.barkers.sum(axis=1), state.display, state.deck_size,
+                state.discard, state.supply, state.medal, state.stall_cell < 0,
+                state.neutral_bag, state.group_size, state.dropped,
+                np.minimum(state.turn, self.max_turns)]
+
+    def _vector_tables(self) -> tuple[np.ndarray, ...]:
+        """Per vector entry: source column and one-hot value by observer seat (P, V); whether
+        it is scaled (not one-hot) and its divisor (V,). An entry that is always 0 (hidden
+        money) is a one-hot test for NaN.
+        """
+        players, owners = self.num_players, self.num_owner_slots
+        column, start = {}, 0
+        for name, width in self._source_blocks():
+            column[name] = start
+            start += width
+        nan = float("nan")
+        rows = []  # per seat: a list of (column, one-hot value, divisor, scaled)
+        for me in range(players):
+            entries = []
+            seats = [(me + k) % players for k in range(players)]
+
+            def onehot(name, values, offset=0, _entries=entries):
+                _entries.extend((column[name] + offset, float(v), 1.0, 0.0) for v in values)
+
+            def scaled(name, offsets, divisor, _entries=entries):
+                _entries.extend((column[name] + o, nan, float(divisor), 1.0) for o in offsets)
+
+            onehot("current_player", seats)
+            onehot("stage", range(4))
+            onehot("phase", range(len(Phase) - 1))
+            onehot("verb", range(1, len(Verb)))
+            onehot("colour", range(NUM_COLOURS))
+            scaled("picks_left", [0], THREE_CARDS)
+            scaled("pay_units", [0], MAX_UNITS)
+            scaled("pay_half", [0], 1)
+            scaled("draws_left", [0], DRAWS_PER_ACTION)
+            for c in range(NUM_COLOURS):  # on board, x, y
+                for j, divisor in enumerate((1, WIDTH - 1, HEIGHT - 1)):
+                    scaled("customer", [3 * c + j], divisor)
+            for j, divisor in enumerate((1, WIDTH - 1, HEIGHT - 1)):
+                scaled("target", [j], divisor)
+            for k, seat in enumerate(seats):
+                money = range(seat * NUM_COLOURS, (seat + 1) * NUM_COLOURS)
+                if k == 0 or self.reveal_money:
+                    scaled("money", money, MONEY_PER_COLOUR)
+                else:
+                    onehot("money", [nan] * NUM_COLOURS)
+            scaled("trays", range(NUM_COLOURS), MONEY_PER_COLOUR)
+            scaled("vp", seats, VP_SCALE)
+            scaled("hand", range(me * NUM_CARD_TYPES, (me + 1) * NUM_CARD_TYPES), _COPIES)
+            scaled("hand_sizes", seats, MAX_HAND)
+            for seat in seats[1:]:
+                scaled("known", range(seat * NUM_CARD_TYPES, (seat + 1) * NUM_CARD_TYPES),
+                       _COPIES)
+            scaled("barkers", seats, NUM_BARKERS)
+            scaled("barker_supply", [0], NUM_BARKERS)
+            for slot in range(DISPLAY_SLOTS):
+                onehot("display", range(NUM_CARD_TYPES), slot)
+            scaled("deck_size", [0], NUM_CARDS)
+            scaled("discard", range(NUM_CARD_TYPES), _COPIES)
+            scaled("supply", range(NUM_COLOURS), EXPANSIONS_PER_COLOUR)
+            for pair in range(NUM_COLOURS * 2):  # (colour, gold/silver) -> relative holder
+                onehot("medal", seats, pair)
+            for seat in seats:
+                scaled("unplaced", range(seat * NUM_COLOURS, (seat + 1) * NUM_COLOURS), 1)
+            scaled("neutral_bag", range(NUM_COLOURS), 1)
+            for seat in seats + ([NEUTRAL] if owners > players else []):
+                scaled("group_size", range(seat * NUM_COLOURS, (seat + 1) * NUM_COLOURS),
+                       MAX_GROUP_SIZE)
+            scaled("dropped", seats, 1)
+            scaled("turn", [0], self.max_turns)
+            rows.append(entries)
+        table = np.array(rows, dtype=np.float64)  # (P, V, 4)
+        assert table.shape[1] == self.vector_layout.size
+        return (table[:, :, 0].astype(np.intp), table[:, :, 1].astype(np.float32),
+                table[0, :, 3] > 0, table[0, :, 2].astype(np.float32))
+
     def observe(self, state: CairoState, player: int | np.ndarray) -> np.ndarray:
         """(B, size) float32 observation of ``player`` (int or (B,) ints), see the module doc."""
-        num, players = state.batch_size, self.num_players
-        rows = np.arange(num)
-        me = np.broadcast_to(np.asarray(player, dtype=np.int64), (num,))
-        order = (me[:, None] + np.arange(players)) % players  # relative -> absolute seat
-        # The small vector pieces are filled in a buffer of their own: scattered writes into
-        # the wide observation rows would touch a new cache line per row and piece.
-        buf = self.vector_layout.new_buffer(num)
-        view = lambda name: self.vector_layout.view(buf, name)  # noqa: E731
-
-        acting = state.current_player >= 0
-        view("to_act")[rows[acting], (state.current_player[acting] - me[acting]) % players] = 1.0
-        live_stage = state.stage < _STAGE_OVER
-        view("stage")[rows[live_stage], state.stage[live_stage]] = 1.0
-        asked = state.phase < _GAME_OVER
-        view("phase")[rows[asked], state.phase[asked]] = 1.0
-        verb = state.verb > _VERB_NONE
-        view("verb")[rows[verb], state.verb[verb] - 1] = 1.0
-        chosen = state.colour >= 0
-        view("pending_colour")[rows[chosen], state.colour[chosen]] = 1.0
-        counts = view("pending_counts")
-        counts[:, 0] = state.picks_left / THREE_CARDS
-        counts[:, 1] = state.pay_units / MAX_UNITS
-        counts[:, 2] = state.pay_half
-        counts[:, 3] = state.draws_left / DRAWS_PER_ACTION
-        customers = view("customers")
-        on_board = state.customer >= 0
-        customers[:, :, 0] = on_board
-        customers[:, :, 1] = np.where(on_board, state.customer % WIDTH, 0) / (WIDTH - 1)
-        customers[:, :, 2] = np.where(on_board, state.customer // WIDTH, 0) / (HEIGHT - 1)
-
-        money = state.money[rows[:, None], order] / MONEY_PER_COLOUR  # (B, P, 6)
-        if not self.reveal_money:
-            money[:, 1:] = 0.0
-        view("money")[:] = money
-        view("trays")[:] = 1.0 - state.money.sum(axis=1) / MONEY_PER_COLOUR
-        view("vp")[:] = state.vp[rows[:, None], order] / VP_SCALE
-        view("hand")[:] = state.hand[rows, me] / CARD_COPIES.max()
-        view("hand_sizes")[:] = state.hand[rows[:, None], order].sum(axis=2) / MAX_HAND
-        view("known")[:] = state.known[rows[:, None], order[:, 1:]] / CARD_COPIES.max()
-        barkers = view("barkers")
-        barkers[:, :players] = state.barkers[rows[:, None], order] / NUM_BARKERS
-        barkers[:, players] = 1.0 - state.barkers.sum(axis=1) / NUM_BARKERS
-        view("display")[:] = state.display[:, :, None] == np.arange(NUM_CARD_TYPES)
-        piles = view("piles")
-        piles[:, 0] = state.deck_size / NUM_CARDS
-        piles[:, 1:] = state.discard / CARD_COPIES.max()
-        view("supply")[:] = state.supply / EXPANSIONS_PER_COLOUR
-        holder = state.medal.astype(np.int64)
-        view("medals")[:] = (holder >= 0)[..., None] & (
-            ((holder - me[:, None, None]) % players)[..., None] == np.arange(players))
-        unplaced = view("unplaced")
-        unplaced[:, :players] = state.stall_cell[rows[:, None], order] < 0
-        unplaced[:, players] = state.neutral_bag
-        sizes = view("group_size")
-        sizes[:, :players] = state.group_size[rows[:, None], order] / MAX_GROUP_SIZE
-        if self.num_owner_slots > players:
-            sizes[:, players] = state.group_size[:, NEUTRAL] / MAX_GROUP_SIZE
-        view("dropped")[:] = state.dropped[rows[:, None], order]
-        view("turn")[:, 0] = np.minimum(state.turn / self.max_turns, 1.0)
-        target = view("target")
-        pending = state.target >= 0
-        target[:, 0] = pending
-        target[:, 1] = np.where(pending, state.target % WIDTH, 0) / (WIDTH - 1)
-        target[:, 2] = np.where(pending, state.target // WIDTH, 0) / (HEIGHT - 1)
-        # Every entry of ``out`` is written below: the board by one table lookup straight into
-        # its rows ("wrap" keeps the negative codes of seat -1, a finished game, as indexing
-        # does), then the vector part copied in.
+        num = state.batch_size
+        # Seat p + P sees what seat p sees (the relative seats and the table rows wrap).
+        me = np.asarray(player, dtype=np.int64) % self.num_players
+        if me.ndim and me.shape != (num,):
+            me = np.broadcast_to(me, (num,))
+        if num == 1:  # one seat for all rows: the cheaper path below
+            me = me.reshape(())
+        source = np.concatenate([a.reshape(num, -1) for a in self._sources(state)], axis=1,
+                                dtype=np.float32)
+        if me.ndim:  # the rows of each observer seat read the same columns
+            value = np.empty((num, self._column.shape[1]), dtype=np.float32)
+            one_hot = np.empty_like(value)
+            for seat in range(self.num_players):
+                rows = np.flatnonzero(me == seat)
+                if rows.size:
+                    value[rows] = source[rows][:, self._column[seat]]
+                    one_hot[rows] = self._one_hot[seat]
+        else:
+            value, one_hot = source[:, self._column[me]], self._one_hot[me]
         out = np.empty((num, self.layout.size), dtype=np.float32)
+        # The board by one table lookup straight into its rows, then the vector part.
         board = out[:, : self.board_size].reshape(num, NUM_CELLS, self.cell_features)  # a view
-        np.take(self.cell_table, self._cell_codes(state, me), axis=0, out=board, mode="wrap")
-        out[:, self.board_size :] = buf
+        np.take(self.cell_table, self._cell_codes(state, me), axis=0, out=board, mode="clip")
+        vector = out[:, self.board_size :]
+        np.divide(value, self._divisor, out=vector)
+        np.copyto(vector, value == one_hot, where=self._one_hot_entry)
         return out
 
     # ---------------------------------------------------------------- hidden information
