@@ -31,9 +31,11 @@ from envs.core.game import Game
 
 _COLOURS = np.arange(NUM_COLOURS)
 _AREA = np.stack([RESTAURANT if c == PURPLE else MARKET for c in range(NUM_COLOURS)])  # (6, 182)
+# (182, 9 * 6) float32: the cell lies in the section and in the colour's area.
+_SECTION_AREA = ((SECTION[:, None, None] == np.arange(NUM_SECTIONS)[None, :, None])
+                 & _AREA.T[:, None, :]).reshape(NUM_CELLS, -1).astype(np.float32)
 _MOVE = int(Verb.MOVE)
 _PLACE = int(Verb.PLACE)
-_NEW = int(Verb.NEW)
 _MAIN = int(Stage.MAIN)
 
 
@@ -54,6 +56,11 @@ def _turn_fingerprint(state: CairoState, idx: np.ndarray) -> np.ndarray:
     return _fingerprint([state.tile[idx], state.entrance[idx], state.customer[idx],
                          state.stall_cell[idx], state.current_player[idx], state.hand[idx],
                          state.money[idx], state.group_size[idx]])
+
+
+def _board_fingerprint(state: CairoState, idx: np.ndarray) -> np.ndarray:
+    """Bytes of the board (tiles, entrances, customers) of rows ``idx``."""
+    return _fingerprint([state.tile[idx], state.entrance[idx], state.customer[idx]])
 
 
 def _lure_fingerprint(state: CairoState, idx: np.ndarray) -> np.ndarray:
@@ -116,12 +123,26 @@ class Board:
         self.tile_colour = np.where(self.occupied, self.tile % NUM_COLOURS, -1)
 
         self._reach: Reachability | None = None
+        self._placed: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
 
     def placement_reach(self, candidates: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """``Reachability.placements`` on this board: (safe (R, 182), connected (R, 182, 4))."""
+        """``Reachability.placements`` on this board: (safe (R, 182), connected (R, 182, 4)).
+
+        Only the candidate entries are meaningful: a call whose candidates all lie within the
+        previous call's reuses that answer (each cell's verdict depends on the board alone).
+        """
         if self._reach is None:
             self._reach = Reachability(self.walk, self.targets)
-        return self._reach.placements(candidates)
+        if self._placed is not None and not (candidates & ~self._placed[0]).any():
+            return self._placed[1], self._placed[2]
+        safe, connected = self._reach.placements(candidates)
+        self._placed = (candidates, safe, connected)
+        return safe, connected
+
+    def stall_cells(self, candidates: np.ndarray) -> np.ndarray:
+        """(R, 182) bool: the candidate cells that are free with no tile orthogonally adjacent
+        (§5.3 preconditions 3 and 4)."""
+        return candidates & self.free & ~self.tile_near
 
     def stall_directions(self, candidates: np.ndarray) -> np.ndarray:
         """(R, 182, 4) bool: stall tile on the cell with its entrance in the direction is legal.
@@ -129,7 +150,7 @@ class Board:
         Checks §5.3 preconditions 3, 4 and 7 (free cells, no adjacent tile, reachability) for
         the candidate cells; area, section and card rules are the caller's.
         """
-        candidates = candidates & self.free & ~self.tile_near
+        candidates = self.stall_cells(candidates)
         safe, connected = self.placement_reach(candidates)
         return (candidates & safe)[:, :, None] & connected & self.entrance_free
 
@@ -173,6 +194,13 @@ def stall_counts(stall_cell: np.ndarray) -> np.ndarray:
 
 
 # ---------------------------------------------------------------- cards and money (§5.2, §5.4)
+def per_row(values: np.ndarray, index: np.ndarray) -> np.ndarray:
+    """``values[r, index[r, ...]]`` for (R, n) values and (R,) or (R, ...) index (what
+    ``np.take_along_axis`` gives, at a fraction of its call overhead)."""
+    rows = np.arange(len(index)).reshape((-1,) + (1,) * (index.ndim - 1))
+    return values[rows, index]
+
+
 def affordable(h: np.ndarray, others: np.ndarray, n: np.ndarray) -> np.ndarray:
     """§5.4 precondition 7: colour money ``h``, other money ``others``, cost ``n``."""
     return (h >= 1) & (others >= 2 * (n - np.minimum(n, h)))
@@ -191,8 +219,7 @@ def fee_colours(money: np.ndarray, colour: np.ndarray, n: np.ndarray | None) -> 
     can_pay = money >= 1
     if n is None:
         return can_pay
-    h = np.take_along_axis(money, colour.reshape(len(colour), -1 if len(colour) else 1),
-                           axis=1).reshape(colour.shape)
+    h = per_row(money, colour)
     others = money.sum(axis=1).reshape((-1,) + (1,) * (colour.ndim - 1)) - h
     same = affordable(h - 1, others, n)
     other = affordable(h, others - 1, n)
@@ -250,7 +277,7 @@ def payment_colours(money: np.ndarray, colour: np.ndarray, units: np.ndarray,
         units: (R,) tile units still to pay.
         half: (R,) bool, a 2:1 unit is half paid.
     """
-    h = np.take_along_axis(money, colour[:, None], axis=1)[:, 0]
+    h = per_row(money, colour)
     others = money.sum(axis=1) - h
     own = ~half & (units >= 1) & (h >= 1)
     start_unit = (units >= 1) & (others >= 2) & (h + (others - 2) // 2 >= units - 1)
@@ -274,20 +301,38 @@ def board_of(state: CairoState, idx: np.ndarray) -> Board:
     return Board(state.tile[idx], state.entrance[idx], customer_cells(state, idx))
 
 
-def new_stall_colours(board: Board, main_sec: np.ndarray, colours: np.ndarray,
-                      sections_ok: np.ndarray) -> np.ndarray:
-    """(R, 6) bool: a new stall of the colour has a legal cell and direction (§5.3).
+def _stall_directions(state: CairoState, idx: np.ndarray, candidates: np.ndarray
+                      ) -> np.ndarray:
+    """``Board.stall_directions`` on the boards of rows ``idx`` for ``candidates`` (R, 182).
 
-    Args:
-        board: the board of R rows.
-        main_sec: (R, 9, 6) from ``main_stall_sections`` (one stall per colour and section).
-        colours: (R, 6) bool, the colours to test (unplaced stalls).
-        sections_ok: (R, 9) bool, sections allowed by cards or by the setup limit.
+    The answer is cached: a later decision on the same board (the next setup decisions, or
+    the cells of a new stall after the turn's analysis) whose candidates lie within the
+    cached ones reuses it, since each cell's verdict depends only on the board and the cell.
     """
-    candidates = sections_ok[:, SECTION] & colours.any(axis=1)[:, None]
-    cells = board.stall_directions(candidates).any(axis=2)
-    free_sections = ~main_sec[:, SECTION, :].transpose(0, 2, 1)  # (R, 6, 182)
-    return colours & (cells[:, None, :] & _AREA & free_sections).any(axis=2)
+    if not idx.size:
+        return np.zeros((0, NUM_CELLS, 4), dtype=bool)
+    key = _board_fingerprint(state, idx)
+    found, entry = _cache_hits(state, "stalls", idx, key)
+    if found.any():
+        found &= ~(candidates & ~entry["candidates"][idx]).any(axis=1)
+    if found.all():
+        return entry["dirs"][idx] & candidates[:, :, None]
+    out = np.zeros((len(idx), NUM_CELLS, 4), dtype=bool)
+    if found.any():
+        out[found] = entry["dirs"][idx[found]] & candidates[found][:, :, None]
+    miss = ~found
+    dirs = board_of(state, idx[miss]).stall_directions(candidates[miss])
+    _cache_store(state, "stalls", idx[miss], key[miss], candidates=candidates[miss], dirs=dirs)
+    out[miss] = dirs
+    return out
+
+
+def _stall_colours(cells: np.ndarray, main_sec: np.ndarray) -> np.ndarray:
+    """(R, 6) bool: some cell of ``cells`` (R, 182) lies in the colour's area, in a section
+    without a main stall of the colour (``main_sec`` (R, 9, 6))."""
+    # Cells per (section, colour area) by one product: exact counts in float32.
+    hits = cells.astype(np.float32) @ _SECTION_AREA  # (R, 9 * 6)
+    return ((hits > 0).reshape(main_sec.shape) & ~main_sec).any(axis=1)
 
 
 def move_destinations(state: CairoState, idx: np.ndarray, seat: np.ndarray,
@@ -359,25 +404,7 @@ def stall_options(state: CairoState, idx: np.ndarray, limit: np.ndarray | None =
         candidates = _AREA[colour[rest]] & sections_ok[:, SECTION]
         if limit is not None:
             candidates &= limit[rest]
-        # A new stall of the turn: its candidates lie within those the turn's analysis
-        # examined, and each cell's verdict depends only on the board and the cell.
-        hit = np.zeros(len(candidates), dtype=bool)
-        new = verb[rest] == _NEW
-        if new.any():
-            sub = np.flatnonzero(new)
-            rows = idx[rest][sub]
-            found, entry = _cache_hits(state, "turn", rows, _turn_fingerprint(state, rows))
-            if found.any():
-                found &= ~(candidates[sub] & ~entry["new_candidates"][rows]).any(axis=1)
-            hit[sub[found]] = True
-            if found.any():
-                rows = rows[found]
-                out[np.flatnonzero(rest)[sub[found]]] = (
-                    entry["new_dirs"][rows] & candidates[sub[found]][:, :, None])
-        miss = ~hit
-        if miss.any():
-            out[np.flatnonzero(rest)[miss]] = board_of(
-                state, idx[rest][miss]).stall_directions(candidates[miss])
+        out[rest] = _stall_directions(state, idx[rest], candidates)
     return out
 
 
@@ -387,16 +414,16 @@ def place_colour_mask(state: CairoState, idx: np.ndarray) -> np.ndarray:
     stalls = state.stall_cell[idx]
     sections_ok = stall_counts(stalls) < SETUP_SECTION_LIMIT
     unplaced = state.stall_cell[idx, seat] < 0
-    return new_stall_colours(board_of(state, idx), main_stall_sections(stalls), unplaced,
-                             sections_ok)
+    candidates = sections_ok[:, SECTION] & unplaced.any(axis=1)[:, None]
+    cells = _stall_directions(state, idx, candidates).any(axis=2)
+    return unplaced & _stall_colours(cells, main_stall_sections(stalls))
 
 
 def expansion_cover(hand: np.ndarray, money: np.ndarray, colour: np.ndarray,
                     cost: np.ndarray) -> np.ndarray:
     """(R, 9) or (R, K, 9) bool: sections where an expansion of ``colour`` (R,) or (R, K) at
     ``cost`` (shaped like ``colour``) can be paid for."""
-    h = np.take_along_axis(money, colour.reshape(len(colour), -1 if len(colour) else 1),
-                           axis=1).reshape(colour.shape)
+    h = per_row(money, colour)
     others = money.sum(axis=1).reshape((-1,) + (1,) * (colour.ndim - 1)) - h
     base = affordable(h, others, cost)
     return coverage(hand, expansion_fee_ok(money, colour, cost)) & base[..., None]
@@ -457,7 +484,7 @@ def _lure_options(state: CairoState, idx: np.ndarray) -> tuple[np.ndarray, np.nd
     colour = state.colour[idx].astype(np.intp)
     cells = state.entrance_cell[idx, :, colour]  # (R, 5)
     customers = customer_cells(state, idx)
-    valid = (cells >= 0) & ~np.take_along_axis(customers, np.maximum(cells, 0), axis=1)
+    valid = (cells >= 0) & ~per_row(customers, np.maximum(cells, 0))
     board_walk = MARKET & (state.tile[idx] < 0)
     dist = walk_distances(board_walk, state.customer[idx, colour], cells, valid)
     valid &= dist >= 0
@@ -474,9 +501,7 @@ def lure_available(state: CairoState, idx: np.ndarray) -> np.ndarray:
     """
     customers = customer_cells(state, idx)
     cells = state.entrance_cell[idx]  # (R, 5, 6)
-    free = (cells >= 0) & ~np.take_along_axis(
-        customers, np.maximum(cells, 0).reshape(len(idx), -1), axis=1
-    ).reshape(cells.shape)
+    free = (cells >= 0) & ~per_row(customers, np.maximum(cells, 0))
     return (state.customer[idx] >= 0) & free.any(axis=1)
 
 
@@ -494,21 +519,25 @@ def turn_mask(state: CairoState, idx: np.ndarray, move_requires_blocked: bool) -
     size = state.group_size[idx, seat].astype(np.int32)  # (R, 6)
     unplaced = state.stall_cell[idx, seat] < 0
     cover_new = coverage(hand, money.sum(axis=1) >= 1)
-    # new_stall_colours, keeping the analysed cells for the decisions of a new stall.
+    # As place_colour_mask does for a setup stall, keeping the analysed cells for the
+    # decisions of a new stall.
     new_candidates = cover_new[:, SECTION] & unplaced.any(axis=1)[:, None]
-    new_dirs = board.stall_directions(new_candidates)
-    free_sections = ~main_stall_sections(state.stall_cell[idx])[:, SECTION, :].transpose(0, 2, 1)
-    new_ok = unplaced & (new_dirs.any(axis=2)[:, None, :] & _AREA & free_sections).any(axis=2)
     colours = np.broadcast_to(_COLOURS, (num, NUM_COLOURS))
     expand_candidates = board.expansion_candidates(
         seat[:, None] * NUM_COLOURS + colours) & (size > 0)[:, :, None]  # (R, 6, 182)
+    # One reachability pass over the new-stall and the expansion cells together.
+    board.placement_reach(board.stall_cells(new_candidates) | expand_candidates.any(axis=1))
+    new_dirs = board.stall_directions(new_candidates)
+    main_sec = main_stall_sections(state.stall_cell[idx])
+    new_ok = unplaced & _stall_colours(new_dirs.any(axis=2), main_sec)
     safe, _ = board.placement_reach(expand_candidates.any(axis=1))
     expand_cells = expand_candidates & safe[:, None, :]
     cover = expansion_cover(hand, money, colours, size + 1)  # (R, 6, 9)
     expand = expand_cells & cover[:, :, SECTION]  # (R, 6, 182) expansion_options per colour
     expand_ok = expand.any(axis=2)
-    _cache_store(state, "turn", idx, _turn_fingerprint(state, idx), new_candidates=new_candidates,
-                 new_dirs=new_dirs, expand=expand)
+    _cache_store(state, "stalls", idx, _board_fingerprint(state, idx),
+                 candidates=new_candidates, dirs=new_dirs)
+    _cache_store(state, "turn", idx, _turn_fingerprint(state, idx), expand=expand)
     expand_ok &= (size > 0) & (state.supply[idx] > 0)
     movable = size == 1
     if move_requires_blocked:
