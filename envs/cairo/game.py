@@ -74,7 +74,7 @@ from envs.cairo.data import (
     THREE_CARDS,
 )
 from envs.cairo.invariants import check_invariants
-from envs.cairo.state import ACTIONS, CairoState, Phase, Stage, Verb, action_name
+from envs.cairo.state import ACTIONS, PHASE, STAGE, VERB, CairoState, action_name
 from envs.core.game import Game
 from envs.core.rng import choice, integers, make_rng, permutation, random_bits
 
@@ -110,36 +110,33 @@ class CairoGame(Game[CairoState]):
         setup = 3 * SETUP_STALLS * self.num_players + 2 * NEUTRAL_STEPS  # D1-D3, D2-D3
         self.max_decisions = setup + self.options["max_turns"] * MAX_DECISIONS_PER_TURN
         self._mask_handlers = {
-            Phase.PLACE_COLOUR: self._legal_place_colour,
-            Phase.STALL_CELL: self._legal_stall_cell,
-            Phase.STALL_DIR: self._legal_stall_dir,
-            Phase.TURN: self._legal_turn,
-            Phase.EXPAND_CELL: self._legal_expand_cell,
-            Phase.CARD_MODE: self._legal_card_mode,
-            Phase.THREE_PICK: self._legal_cards_in_hand,
-            Phase.FEE_COLOUR: self._legal_fee_colour,
-            Phase.PAYMENT: self._legal_payment,
-            Phase.LURE_TARGET: self._legal_lure_target,
-            Phase.DRAW_SOURCE: self._legal_draw_source,
-            Phase.DISCARD: self._legal_cards_in_hand,
+            PHASE.PLACE_COLOUR: self._legal_place_colour,
+            PHASE.STALL_CELL: self._legal_stall_cell,
+            PHASE.STALL_DIR: self._legal_stall_dir,
+            PHASE.TURN: self._legal_turn,
+            PHASE.EXPAND_CELL: self._legal_expand_cell,
+            PHASE.CARD_MODE: self._legal_card_mode,
+            PHASE.THREE_PICK: self._legal_cards_in_hand,
+            PHASE.FEE_COLOUR: self._legal_fee_colour,
+            PHASE.PAYMENT: self._legal_payment,
+            PHASE.LURE_TARGET: self._legal_lure_target,
+            PHASE.DRAW_SOURCE: self._legal_draw_source,
+            PHASE.DISCARD: self._legal_cards_in_hand,
         }
         self._step_handlers = {
-            Phase.PLACE_COLOUR: self._apply_place_colour,
-            Phase.STALL_CELL: self._apply_stall_cell,
-            Phase.STALL_DIR: self._apply_stall_dir,
-            Phase.TURN: self._apply_turn,
-            Phase.EXPAND_CELL: self._apply_expand_cell,
-            Phase.CARD_MODE: self._apply_card_mode,
-            Phase.THREE_PICK: self._apply_three_pick,
-            Phase.FEE_COLOUR: self._apply_fee_colour,
-            Phase.PAYMENT: self._apply_payment,
-            Phase.LURE_TARGET: self._apply_lure_target,
-            Phase.DRAW_SOURCE: self._apply_draw_source,
-            Phase.DISCARD: self._apply_discard,
+            PHASE.PLACE_COLOUR: self._apply_place_colour,
+            PHASE.STALL_CELL: self._apply_stall_cell,
+            PHASE.STALL_DIR: self._apply_stall_dir,
+            PHASE.TURN: self._apply_turn,
+            PHASE.EXPAND_CELL: self._apply_expand_cell,
+            PHASE.CARD_MODE: self._apply_card_mode,
+            PHASE.THREE_PICK: self._apply_three_pick,
+            PHASE.FEE_COLOUR: self._apply_fee_colour,
+            PHASE.PAYMENT: self._apply_payment,
+            PHASE.LURE_TARGET: self._apply_lure_target,
+            PHASE.DRAW_SOURCE: self._apply_draw_source,
+            PHASE.DISCARD: self._apply_discard,
         }
-        # Keyed by plain ints: hashing and comparing IntEnum members is slow.
-        self._mask_handlers = {int(k): v for k, v in self._mask_handlers.items()}
-        self._step_handlers = {int(k): v for k, v in self._step_handlers.items()}
 
     # ---------------------------------------------------------------- setup (§3)
     def _init(self, seeds: np.ndarray) -> CairoState:
@@ -157,8 +154,8 @@ class CairoGame(Game[CairoState]):
             truncated=np.zeros(num, dtype=bool),
             rewards=np.zeros((num, players), dtype=np.float32),
             rng=rng,
-            stage=np.full(num, Stage.SETUP, dtype=np.int8),
-            phase=np.full(num, Phase.PLACE_COLOUR, dtype=np.int8),
+            stage=np.full(num, STAGE.SETUP, dtype=np.int8),
+            phase=np.full(num, PHASE.PLACE_COLOUR, dtype=np.int8),
             start_player=start,
             placements=np.zeros(num, dtype=np.int8),
             turn=np.zeros(num, dtype=np.int16),
@@ -181,7 +178,7 @@ class CairoGame(Game[CairoState]):
             deck_size=np.full(num, NUM_CARDS, dtype=np.int8),
             discard=np.zeros((num, NUM_CARD_TYPES), dtype=np.int8),
             dropped=np.zeros((num, players), dtype=bool),
-            verb=np.full(num, Verb.PLACE, dtype=np.int8),
+            verb=np.full(num, VERB.PLACE, dtype=np.int8),
             colour=np.full(num, _NONE, dtype=np.int8),
             target=np.full(num, _NONE, dtype=np.int16),
             target_entrance=np.full(num, _NONE, dtype=np.int16),
@@ -208,17 +205,17 @@ class CairoGame(Game[CairoState]):
             step = state.placements[idx].astype(np.int64)
             done = step >= own_steps + neutral_steps
             begin = idx[done]
-            state.stage[begin] = Stage.MAIN
+            state.stage[begin] = STAGE.MAIN
             state.current_player[begin] = state.start_player[begin]
             self._start_turn(state, begin)
             idx, step = idx[~done], step[~done]
             own = step < own_steps
-            state.stage[idx] = np.where(own, Stage.SETUP, Stage.NEUTRAL)
+            state.stage[idx] = np.where(own, STAGE.SETUP, STAGE.NEUTRAL)
             state.current_player[idx] = (state.start_player[idx] + np.where(
                 own, step, step - own_steps)) % players
-            state.verb[idx] = Verb.PLACE
+            state.verb[idx] = VERB.PLACE
             state.target[idx] = _NONE
-            state.phase[idx] = np.where(own, Phase.PLACE_COLOUR, Phase.STALL_CELL)
+            state.phase[idx] = np.where(own, PHASE.PLACE_COLOUR, PHASE.STALL_CELL)
             neutral = idx[~own]
             state.colour[idx[own]] = _NONE
             if neutral.size:  # chance: draw a neutral stall from the bag (§5.9.2)
@@ -249,7 +246,7 @@ class CairoGame(Game[CairoState]):
         if phase.shape[0] == 1:  # one row: one phase, no counting needed
             present = [int(phase[0])] if rows[0] else []
             return [(handlers[p], np.zeros(1, dtype=np.intp)) for p in present if p in handlers]
-        counts = np.bincount(phase[rows], minlength=len(Phase))
+        counts = np.bincount(phase[rows], minlength=len(vars(PHASE)))
         return [(handlers[p], np.flatnonzero(rows & (phase == p)))
                 for p in np.flatnonzero(counts).tolist() if p in handlers]
 
@@ -276,7 +273,7 @@ class CairoGame(Game[CairoState]):
     def _fee_ok(self, state: CairoState, idx: np.ndarray) -> np.ndarray:
         """(R, 6) bool: fee colours that can be paid and keep the pending build payable."""
         seat, _, money = legality.seat_cards(state, idx)
-        expand = state.verb[idx] == Verb.EXPAND
+        expand = state.verb[idx] == VERB.EXPAND
         colour = np.maximum(state.colour[idx], 0).astype(np.intp)
         cost = state.group_size[idx, seat, colour].astype(np.int32) + 1
         return np.where(expand[:, None], legality.fee_colours(money, colour, cost), money >= 1)
@@ -322,55 +319,55 @@ class CairoGame(Game[CairoState]):
 
     def _apply_place_colour(self, state: CairoState, idx: np.ndarray, action: np.ndarray) -> None:
         state.colour[idx] = action - ACTIONS.NEW.start
-        state.phase[idx] = Phase.STALL_CELL
+        state.phase[idx] = PHASE.STALL_CELL
 
     def _apply_stall_cell(self, state: CairoState, idx: np.ndarray, action: np.ndarray) -> None:
         state.target[idx] = action - ACTIONS.CELL.start
-        state.phase[idx] = Phase.STALL_DIR
+        state.phase[idx] = PHASE.STALL_DIR
 
     def _apply_stall_dir(self, state: CairoState, idx: np.ndarray, action: np.ndarray) -> None:
         state.target_entrance[idx] = NEIGHBOURS[state.target[idx], action - ACTIONS.DIR.start]
-        placing = state.verb[idx] == Verb.PLACE
+        placing = state.verb[idx] == VERB.PLACE
         place = idx[placing]
-        owner = np.where(state.stage[place] == Stage.NEUTRAL, NEUTRAL, state.current_player[place])
+        owner = np.where(state.stage[place] == STAGE.NEUTRAL, NEUTRAL, state.current_player[place])
         self._place_stall(state, place, owner)
         state.placements[place] += 1
         self._begin_placement(state, place)
-        state.phase[idx[~placing]] = Phase.CARD_MODE
+        state.phase[idx[~placing]] = PHASE.CARD_MODE
 
     def _apply_turn(self, state: CairoState, idx: np.ndarray, action: np.ndarray) -> None:
         for verb, block, phase in (
-            (Verb.NEW, ACTIONS.NEW, Phase.STALL_CELL),
-            (Verb.EXPAND, ACTIONS.EXPAND, Phase.EXPAND_CELL),
-            (Verb.MOVE, ACTIONS.MOVE, Phase.STALL_CELL),
-            (Verb.LURE, ACTIONS.LURE, Phase.LURE_TARGET),
+            (VERB.NEW, ACTIONS.NEW, PHASE.STALL_CELL),
+            (VERB.EXPAND, ACTIONS.EXPAND, PHASE.EXPAND_CELL),
+            (VERB.MOVE, ACTIONS.MOVE, PHASE.STALL_CELL),
+            (VERB.LURE, ACTIONS.LURE, PHASE.LURE_TARGET),
         ):
             chosen = (action >= block.start) & (action < block.stop)
             state.verb[idx[chosen]] = verb
             state.colour[idx[chosen]] = action[chosen] - block.start
             state.phase[idx[chosen]] = phase
         draw = idx[action == ACTIONS.DRAW.start]
-        state.verb[draw] = Verb.DRAW
+        state.verb[draw] = VERB.DRAW
         state.draws_left[draw] = DRAWS_PER_ACTION
-        state.phase[draw] = Phase.DRAW_SOURCE
+        state.phase[draw] = PHASE.DRAW_SOURCE
         passing = idx[action == ACTIONS.PASS.start]
         state.dropped[passing, state.current_player[passing]] = True
         self._end_turn(state, passing)
 
     def _apply_expand_cell(self, state: CairoState, idx: np.ndarray, action: np.ndarray) -> None:
         state.target[idx] = action - ACTIONS.CELL.start
-        state.phase[idx] = Phase.CARD_MODE
+        state.phase[idx] = PHASE.CARD_MODE
 
     def _apply_card_mode(self, state: CairoState, idx: np.ndarray, action: np.ndarray) -> None:
         three = action == ACTIONS.THREE.start
         state.picks_left[idx[three]] = THREE_CARDS
-        state.phase[idx[three]] = Phase.THREE_PICK
+        state.phase[idx[three]] = PHASE.THREE_PICK
         card = action[~three] - ACTIONS.CARD.start
         single = idx[~three]
         self._play_card(state, single, card)
         joker = card >= NUM_STANDARD_TYPES
         fee_rows = single[joker]
-        state.phase[fee_rows] = Phase.FEE_COLOUR
+        state.phase[fee_rows] = PHASE.FEE_COLOUR
         self._finish_build(state, single[~joker])
         if self.options["auto_pay"]:
             money = state.money[fee_rows, state.current_player[fee_rows]]
@@ -434,7 +431,7 @@ class CairoGame(Game[CairoState]):
         """Hand limit (§5.8.2): discard while more than 4 stall cards, else end the turn."""
         seat = state.current_player[idx]
         over = state.hand[idx, seat].sum(axis=1) > HAND_LIMIT
-        state.phase[idx[over]] = Phase.DISCARD
+        state.phase[idx[over]] = PHASE.DISCARD
         self._end_turn(state, idx[~over])
 
     def _apply_discard(self, state: CairoState, idx: np.ndarray, action: np.ndarray) -> None:
@@ -452,16 +449,16 @@ class CairoGame(Game[CairoState]):
     def _finish_build(self, state: CairoState, idx: np.ndarray) -> None:
         """Cards (and fee) are paid: place or move the stall, or settle the expansion cost."""
         verb = state.verb[idx]
-        moving = idx[verb == Verb.MOVE]
+        moving = idx[verb == VERB.MOVE]
         seat = state.current_player[moving]
         colour = state.colour[moving]
         old_cell = state.stall_cell[moving, seat, colour]
         state.tile[moving, old_cell] = _NONE
         state.entrance[moving, state.entrance_cell[moving, seat, colour]] = _NONE
-        stalls = idx[verb != Verb.EXPAND]
+        stalls = idx[verb != VERB.EXPAND]
         self._place_stall(state, stalls, state.current_player[stalls])
         self._end_turn(state, stalls)
-        self._start_payment(state, idx[verb == Verb.EXPAND])
+        self._start_payment(state, idx[verb == VERB.EXPAND])
 
     def _place_stall(self, state: CairoState, idx: np.ndarray, owner: np.ndarray) -> None:
         """Put the pending stall (colour, target, target_entrance) on the board for ``owner``."""
@@ -490,7 +487,7 @@ class CairoGame(Game[CairoState]):
         short = idx[~rich]
         state.pay_units[short] = cost[~rich] - 1
         state.pay_half[short] = False
-        state.phase[short] = Phase.PAYMENT
+        state.phase[short] = PHASE.PAYMENT
 
     @staticmethod
     def _pay_substitutes(state: CairoState, idx: np.ndarray, coins: np.ndarray) -> None:
@@ -517,8 +514,8 @@ class CairoGame(Game[CairoState]):
 
     # ---------------------------------------------------------------- turns and chance
     def _start_turn(self, state: CairoState, idx: np.ndarray) -> None:
-        state.phase[idx] = Phase.TURN
-        state.verb[idx] = Verb.NONE
+        state.phase[idx] = PHASE.TURN
+        state.verb[idx] = VERB.NONE
         state.colour[idx] = _NONE
         state.target[idx] = _NONE
         state.target_entrance[idx] = _NONE
@@ -532,19 +529,19 @@ class CairoGame(Game[CairoState]):
         if not idx.size:
             return
         players = self.num_players
-        main = idx[state.stage[idx] == Stage.MAIN]
+        main = idx[state.stage[idx] == STAGE.MAIN]
         self._refill_display(state, main)
-        state.stage[main[scoring.end_triggered(state.supply[main])]] = Stage.FINAL
+        state.stage[main[scoring.end_triggered(state.supply[main])]] = STAGE.FINAL
         state.turn[idx] += 1
         order = (state.current_player[idx, None] + 1 + np.arange(players)) % players
-        waiting = ~np.take_along_axis(state.dropped[idx], order, axis=1)
+        waiting = ~state.dropped[idx[:, None], order]
         nxt = order[np.arange(idx.size), np.argmax(waiting, axis=1)]
         over = ~waiting.any(axis=1)  # every seat has dropped out of the FINAL stage
         state.terminated[idx[over]] = True
-        state.stage[idx[over]] = Stage.OVER
+        state.stage[idx[over]] = STAGE.OVER
         state.truncated[idx[~over & (state.turn[idx] >= self.options["max_turns"])]] = True
         ended = idx[state.done[idx]]
-        state.phase[ended] = Phase.GAME_OVER
+        state.phase[ended] = PHASE.GAME_OVER
         going = ~state.done[idx]
         state.current_player[idx[going]] = nxt[going]
         self._start_turn(state, idx[going])

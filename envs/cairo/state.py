@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 from enum import IntEnum
+from types import SimpleNamespace
 
 import numpy as np
 
@@ -64,6 +65,14 @@ class Verb(IntEnum):
     LURE = 5
     DRAW = 6
 
+
+def _plain(enum: type[IntEnum]) -> SimpleNamespace:
+    return SimpleNamespace(**{member.name: int(member) for member in enum})
+
+
+# Plain-int copies of the enums for the hot NumPy code: NumPy takes a slow path for an IntEnum
+# member (comparing an array with one costs several µs at B = 1, an int well under one).
+STAGE, PHASE, VERB = _plain(Stage), _plain(Phase), _plain(Verb)
 
 ACTIONS = ActionLayout(
     [
