@@ -248,8 +248,8 @@ class Game(abc.ABC, Generic[S]):
             raise ValueError(
                 f"{self.ENV_ID}: actions must have shape ({state.batch_size},), got {arr.shape}"
             )
-        if arr.dtype == bool or not np.issubdtype(arr.dtype, np.integer):
-            if np.issubdtype(arr.dtype, np.floating) and np.all(arr == np.round(arr)):
+        if arr.dtype.kind not in "iu":  # not integer (bool included)
+            if arr.dtype.kind == "f" and np.all(arr == np.round(arr)):
                 arr = arr.astype(np.int64)
             else:
                 raise ValueError(f"{self.ENV_ID}: actions must be integers, got {arr.dtype}")
