@@ -209,6 +209,25 @@ def ring_codes(mask: np.ndarray) -> np.ndarray:
     return out.reshape(mask.shape[0], NUM_CELLS)
 
 
+_CELL_BITS = _BIT_INDEX.tolist()  # bit of each cell in a Python-int board
+# Bits of the N, E, S, W neighbours of every cell, -1 off the grid.
+_NEAR_BITS = [[_CELL_BITS[n] if n != OUTSIDE else -1 for n in row] for row in NEIGHBOURS.tolist()]
+
+
+def _shifted_ints(boards: list[int], steps: tuple[tuple[int, int], ...]) -> np.ndarray:
+    """(S, M, 182) bool: the value at (x + dx, y + dy) of each cell, for each step (dx, dy),
+    of Python-int boards (False off the grid).
+
+    A shifted-out cell lands on a bit that holds no cell (columns 14 and 15, rows past 12)
+    or falls off the end, so it reads as False as the grid's border does.
+    """
+    shifted = []
+    for dx, dy in steps:
+        shift = dx + 16 * dy
+        shifted.extend(b >> shift if shift >= 0 else b << -shift for b in boards)
+    return unpack(from_ints(shifted)).reshape(len(steps), len(boards), NUM_CELLS)
+
+
 # ---------------------------------------------------------------- reachability (§5.1, §9.2)
 class Reachability:
     """Reachability of tiles placed on candidate cells, for M boards at once.
@@ -224,10 +243,21 @@ class Reachability:
         self.targets = targets
         self.walk_bits = pack(walk)
         self.target_bits = pack(targets)
-        self.component = unpack(flood(self.target_bits, self.walk_bits))  # K's component
+        # Few boards: the Python-int forms of the boards, grown and shifted directly.
+        self._ints = None
+        if walk.shape[0] <= _FEW_BOARDS:
+            walks, goals = to_ints(self.walk_bits), to_ints(self.target_bits)
+            components = [_grow_int(t & w, w, None) for t, w in zip(goals, walks, strict=True)]
+            self._ints = walks, goals, components
+            self.component = unpack(from_ints(components))
+            codes = _shifted_ints(walks, _RING_STEPS).reshape(len(_RING_STEPS), -1)
+            codes = np.packbits(codes, axis=0, bitorder="little").reshape(walk.shape)
+        else:
+            self.component = unpack(flood(self.target_bits, self.walk_bits))  # K's component
+            codes = ring_codes(walk)
         # A cell outside K's component, or whose walkable neighbours stay linked around it,
         # cannot split K; only the rest needs a flood fill of its own.
-        self.suspect = self.component & ~LOCAL_OK[ring_codes(walk)]
+        self.suspect = self.component & ~LOCAL_OK[codes]
 
     def placements(self, candidates: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Effect of one tile on each candidate cell (free cells: no customer or entrance).
@@ -238,9 +268,14 @@ class Reachability:
             direction N, E, S, W would lie in K's component with the tile placed (the entrance
             test of a new stall). Only candidate entries are meaningful.
         """
-        connected = neighbour_planes(self.component)  # (M, 182, 4)
         safe = np.ones(candidates.shape, dtype=bool)
         boards, cells = np.nonzero(candidates & self.suspect)
+        if self._ints is not None:
+            components = self._ints[2]
+            connected = np.moveaxis(_shifted_ints(components, DIRECTIONS), 0, -1).copy()
+            self._placements_few(boards.tolist(), cells.tolist(), safe, connected)
+            return safe, connected
+        connected = neighbour_planes(self.component)  # (M, 182, 4)
         if boards.size:
             boards, cells = self._rejoined_nearby(boards, cells)
         if boards.size:
@@ -256,6 +291,24 @@ class Reachability:
             inside = near != OUTSIDE
             connected[boards, cells] = inside & has_cell(reached, np.where(inside, near, 0))
         return safe, connected
+
+    def _placements_few(self, boards: list[int], cells: list[int], safe: np.ndarray,
+                        connected: np.ndarray) -> None:
+        """The suspect (board, cell) pairs of ``placements`` on Python-int boards, one by one:
+        the same detour search and flood fill as ``_rejoined_nearby`` and ``placements``."""
+        walks, goals, _ = self._ints
+        for board, cell in zip(boards, cells, strict=True):
+            walk = walks[board] & ~(1 << _CELL_BITS[cell])
+            near = _NEAR_BITS[cell]
+            open_bits = [1 << bit for bit in near if bit >= 0 and walk >> bit & 1]
+            reached = _grow_int(open_bits[0], walk, _NEARBY_STEPS)
+            if all(reached & bit for bit in open_bits):
+                continue
+            goal = goals[board]
+            # The lowest bit is the first target cell: bits and cells share the row-major order.
+            reached = _grow_int(goal & -goal & walk, walk, None)
+            safe[board, cell] = not goal & ~reached
+            connected[board, cell] = [bit >= 0 and bool(reached >> bit & 1) for bit in near]
 
     def _rejoined_nearby(self, boards: np.ndarray, cells: np.ndarray
                          ) -> tuple[np.ndarray, np.ndarray]:

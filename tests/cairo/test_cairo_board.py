@@ -130,3 +130,20 @@ def test_walk_distances_match_breadth_first_search():
     dist = walk_distances(walk[None], np.array([start]), goals, np.ones(goals.shape, bool))
     expected = _bfs(walk, start)
     assert dist[0].tolist() == [expected.get(int(g), -1) for g in goals[0]]
+
+
+def test_reachability_few_boards_path_matches_many():
+    """The Python-int path for a few boards answers as the bitboard path for many does."""
+    rng = np.random.default_rng(7)
+    boards = [_random_board(rng) for _ in range(20)]
+    walk = np.stack([b[0] for b in boards])
+    targets = np.stack([b[1] for b in boards])
+    candidates = walk & ~targets
+    many = Reachability(walk, targets)
+    safe, connected = many.placements(candidates)
+    for m in range(len(boards)):
+        few = Reachability(walk[m : m + 1], targets[m : m + 1])
+        assert np.array_equal(few.suspect[0], many.suspect[m])
+        one_safe, one_connected = few.placements(candidates[m : m + 1])
+        assert np.array_equal(one_safe[0], safe[m])
+        assert np.array_equal(one_connected[0], connected[m])
