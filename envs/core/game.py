@@ -160,10 +160,15 @@ class Game(abc.ABC, Generic[S]):
         actions = self._check_actions(state, actions)
         live = ~state.done
         mask = self.legal_action_mask(state)
-        in_range = (actions >= 0) & (actions < self.num_actions)
-        legal = np.zeros(state.batch_size, dtype=bool)
-        legal[in_range] = mask[in_range, actions[in_range]]
-        bad = live & ~legal
+        if state.batch_size == 1:  # plain Python on one row: a fraction of the NumPy calls
+            action = int(actions[0])
+            legal = 0 <= action < self.num_actions and bool(mask[0, action])
+            bad = live & (not legal)
+        else:
+            in_range = (actions >= 0) & (actions < self.num_actions)
+            legal = np.zeros(state.batch_size, dtype=bool)
+            legal[in_range] = mask[in_range, actions[in_range]]
+            bad = live & ~legal
         if bad.any():
             row = int(np.flatnonzero(bad)[0])
             a = int(actions[row])
