@@ -540,9 +540,9 @@ class CairoGame(Game[CairoState]):
         state.terminated[idx[over]] = True
         state.stage[idx[over]] = STAGE.OVER
         state.truncated[idx[~over & (state.turn[idx] >= self.options["max_turns"])]] = True
-        ended = idx[state.done[idx]]
-        state.phase[ended] = PHASE.GAME_OVER
-        going = ~state.done[idx]
+        done = state.done[idx]
+        state.phase[idx[done]] = PHASE.GAME_OVER
+        going = ~done
         state.current_player[idx[going]] = nxt[going]
         self._start_turn(state, idx[going])
 
