@@ -114,6 +114,17 @@ def to_ints(boards: np.ndarray) -> list[int]:
     return [int.from_bytes(raw[i : i + 32], "little") for i in range(0, len(raw), 32)]
 
 
+def mask_ints(mask: np.ndarray) -> list[int]:
+    """(M, 182) bool -> M Python ints, as ``to_ints(pack(mask))`` gives them.
+
+    Cell (x, y) sits at bit 16y + x, so each grid row of 14 cells packs into two bytes whose
+    top two bits stay clear: one ``packbits`` call instead of the bit scatter of ``pack``.
+    """
+    raw = np.packbits(mask.reshape(-1, WIDTH), axis=1, bitorder="little").tobytes()
+    size = 2 * HEIGHT
+    return [int.from_bytes(raw[i : i + size], "little") for i in range(0, len(raw), size)]
+
+
 def from_ints(values: list[int]) -> np.ndarray:
     """M Python ints (256-bit) -> (M, 4) uint64 bitboards (a fresh, writable array)."""
     raw = bytearray(b"".join(v.to_bytes(32, "little") for v in values))
@@ -241,18 +252,18 @@ class Reachability:
     def __init__(self, walk: np.ndarray, targets: np.ndarray):
         self.walk = walk
         self.targets = targets
-        self.walk_bits = pack(walk)
-        self.target_bits = pack(targets)
         # Few boards: the Python-int forms of the boards, grown and shifted directly.
         self._ints = None
         if walk.shape[0] <= _FEW_BOARDS:
-            walks, goals = to_ints(self.walk_bits), to_ints(self.target_bits)
+            walks, goals = mask_ints(walk), mask_ints(targets)
             components = [_grow_int(t & w, w, None) for t, w in zip(goals, walks, strict=True)]
             self._ints = walks, goals, components
             self.component = unpack(from_ints(components))
             codes = _shifted_ints(walks, _RING_STEPS).reshape(len(_RING_STEPS), -1)
             codes = np.packbits(codes, axis=0, bitorder="little").reshape(walk.shape)
         else:
+            self.walk_bits = pack(walk)
+            self.target_bits = pack(targets)
             self.component = unpack(flood(self.target_bits, self.walk_bits))  # K's component
             codes = ring_codes(walk)
         # A cell outside K's component, or whose walkable neighbours stay linked around it,
@@ -346,12 +357,12 @@ def walk_distances(
         (M, n) int32 distances; -1 for invalid or unreachable goals.
     """
     m = walk.shape[0]
-    walk_bits = pack(walk)
     goals = np.where(goal_valid, goals, 0)
     dist = np.full(goals.shape, -1, dtype=np.int32)
     if m <= _FEW_BOARDS:
-        _walk_distances_int(to_ints(walk_bits), sources, goals, goal_valid, dist)
+        _walk_distances_int(mask_ints(walk), sources, goals, goal_valid, dist)
         return dist
+    walk_bits = pack(walk)
     reached = np.zeros_like(walk_bits)
     reached[np.arange(m), CELL_WORD[sources]] = CELL_BIT[sources]
     pending = goal_valid.copy()
@@ -375,13 +386,20 @@ def _walk_distances_int(walks: list[int], sources: np.ndarray, goals: np.ndarray
     for i, (walk, source) in enumerate(zip(walks, _BIT_INDEX[sources].tolist(), strict=True)):
         pending = {j: 1 << bit for j, (bit, valid) in
                    enumerate(zip(goal_bits[i], goal_valid[i].tolist(), strict=True)) if valid}
+        if not pending:
+            continue
         reached = 1 << source
+        goal = 0
+        for bit in pending.values():
+            goal |= bit
         for step in range(NUM_CELLS):
-            for j in [j for j, bit in pending.items() if reached & bit]:
-                dist[i, j] = step
-                del pending[j]
-            if not pending:
-                break
+            # Most steps reach no goal: one test against their union skips the scan.
+            if reached & goal:
+                for j in [j for j, bit in pending.items() if reached & bit]:
+                    dist[i, j] = step
+                    goal &= ~pending.pop(j)
+                if not pending:
+                    break
             grown = (reached | reached << 1 | reached >> 1 | reached << 16 | reached >> 16) & walk
             if grown == reached:
                 break

@@ -45,29 +45,44 @@ _MAIN = int(Stage.MAIN)
 # turn, and the lure options of the D10 mask by its step. Each entry holds, per batch row, a
 # byte copy of every array it was computed from; a row is reused only while that copy still
 # equals the state's arrays, so any edit (a step, ``put``, a test) makes the row recompute.
-def _fingerprint(arrays: list[np.ndarray]) -> np.ndarray:
-    """(R, F) uint8: the bytes of the given per-row arrays, row by row."""
-    num = arrays[0].shape[0]
+def _fingerprint(arrays: list[np.ndarray], idx: np.ndarray) -> np.ndarray:
+    """(R, F) uint8: the bytes of rows ``idx`` of the given per-row arrays, row by row."""
+    if idx.size == 1:
+        # One row: plain bytes of each row cost a fraction of the fancy indexing below, and
+        # ``tobytes`` gives the same C-order bytes.
+        row = int(idx[0])
+        return np.frombuffer(b"".join([a[row].tobytes() for a in arrays]), np.uint8)[None]
+    num = idx.size
     return np.concatenate(
-        [np.ascontiguousarray(a).reshape(num, -1).view(np.uint8) for a in arrays], axis=1)
+        [np.ascontiguousarray(a[idx]).reshape(num, -1).view(np.uint8) for a in arrays], axis=1)
+
+
+def _turn_arrays(state: CairoState) -> list[np.ndarray]:
+    """Everything the cached parts of ``turn_mask`` derive from; the board's arrays first,
+    so that a turn fingerprint starts with the board fingerprint."""
+    return [state.tile, state.entrance, state.customer, state.stall_cell, state.current_player,
+            state.hand, state.money, state.group_size]
 
 
 def _turn_fingerprint(state: CairoState, idx: np.ndarray) -> np.ndarray:
     """Bytes of everything the cached parts of ``turn_mask`` derive from, for rows ``idx``."""
-    return _fingerprint([state.tile[idx], state.entrance[idx], state.customer[idx],
-                         state.stall_cell[idx], state.current_player[idx], state.hand[idx],
-                         state.money[idx], state.group_size[idx]])
+    return _fingerprint(_turn_arrays(state), idx)
+
+
+def _board_width(state: CairoState) -> int:
+    """Bytes per row of a board fingerprint (the leading part of a turn fingerprint)."""
+    return sum(a[:1].nbytes for a in _turn_arrays(state)[:3])
 
 
 def _board_fingerprint(state: CairoState, idx: np.ndarray) -> np.ndarray:
     """Bytes of the board (tiles, entrances, customers) of rows ``idx``."""
-    return _fingerprint([state.tile[idx], state.entrance[idx], state.customer[idx]])
+    return _fingerprint(_turn_arrays(state)[:3], idx)
 
 
 def _lure_fingerprint(state: CairoState, idx: np.ndarray) -> np.ndarray:
     """Bytes of everything ``lure_options`` derives from, for rows ``idx``."""
-    return _fingerprint([state.tile[idx], state.entrance_cell[idx], state.customer[idx],
-                         state.current_player[idx], state.colour[idx], state.barkers[idx]])
+    return _fingerprint([state.tile, state.entrance_cell, state.customer,
+                         state.current_player, state.colour, state.barkers], idx)
 
 
 def _cache_store(state: CairoState, name: str, idx: np.ndarray, key: np.ndarray,
@@ -290,16 +305,23 @@ def payment_colours(money: np.ndarray, colour: np.ndarray, units: np.ndarray,
 # ---------------------------------------------------------------- state-level options
 def customer_cells(state: CairoState, idx: np.ndarray) -> np.ndarray:
     """(R, 182) bool: cells with a customer on them."""
-    cells = state.customer[idx]
     out = np.zeros((len(idx), NUM_CELLS), dtype=bool)
+    if idx.size == 1:
+        cells = state.customer[int(idx[0])]
+        out[0, cells[cells >= 0]] = True
+        return out
+    cells = state.customer[idx]
     rows, colours = np.nonzero(cells >= 0)
     out[rows, cells[rows, colours]] = True
     return out
 
 
-def board_of(state: CairoState, idx: np.ndarray) -> Board:
-    """The ``Board`` of the selected rows (R,)."""
-    return Board(state.tile[idx], state.entrance[idx], customer_cells(state, idx))
+def board_of(state: CairoState, idx: np.ndarray, customers: np.ndarray | None = None) -> Board:
+    """The ``Board`` of the selected rows (R,); ``customers`` is their ``customer_cells`` when
+    the caller has them already."""
+    if customers is None:
+        customers = customer_cells(state, idx)
+    return Board(state.tile[idx], state.entrance[idx], customers)
 
 
 def _stall_directions(state: CairoState, idx: np.ndarray, candidates: np.ndarray
@@ -376,7 +398,19 @@ def seat_cards(state: CairoState, idx: np.ndarray) -> tuple[np.ndarray, np.ndarr
 
 def expansion_fee_ok(money: np.ndarray, colour: np.ndarray, cost: np.ndarray) -> np.ndarray:
     """(R,) or (R, K) bool: some joker fee colour leaves the expansion affordable."""
-    return fee_colours(money, colour, cost).any(axis=-1)
+    h = per_row(money, colour)
+    others = money.sum(axis=1).reshape((-1,) + (1,) * (colour.ndim - 1)) - h
+    return _fee_ok(h, others, cost)
+
+
+def _fee_ok(h: np.ndarray, others: np.ndarray, cost: np.ndarray) -> np.ndarray:
+    """``expansion_fee_ok`` from the colour's money ``h`` and the rest ``others``.
+
+    ``fee_colours(...).any(-1)`` without its per-colour array: money is never negative, so
+    each ``affordable`` below already implies a coin of the fee's colour (h - 1 >= 1, or
+    others - 1 >= 0 and hence some other colour with a coin).
+    """
+    return affordable(h - 1, others, cost) | affordable(h, others - 1, cost)
 
 
 def stall_options(state: CairoState, idx: np.ndarray, limit: np.ndarray | None = None
@@ -427,7 +461,7 @@ def expansion_cover(hand: np.ndarray, money: np.ndarray, colour: np.ndarray,
     h = per_row(money, colour)
     others = money.sum(axis=1).reshape((-1,) + (1,) * (colour.ndim - 1)) - h
     base = affordable(h, others, cost)
-    return coverage(hand, expansion_fee_ok(money, colour, cost)) & base[..., None]
+    return coverage(hand, _fee_ok(h, others, cost)) & base[..., None]
 
 
 def expansion_options(state: CairoState, idx: np.ndarray) -> np.ndarray:
@@ -495,12 +529,15 @@ def _lure_options(state: CairoState, idx: np.ndarray) -> tuple[np.ndarray, np.nd
     return cells, legal, cost
 
 
-def lure_available(state: CairoState, idx: np.ndarray) -> np.ndarray:
+def lure_available(state: CairoState, idx: np.ndarray, customers: np.ndarray | None = None
+                   ) -> np.ndarray:
     """(R, 6) bool: the customer of the colour is on the board with a free entrance to go to.
 
     The nearest candidate always costs 0 barkers, so a candidate is all a lure needs.
+    ``customers`` is the rows' ``customer_cells`` when the caller has them already.
     """
-    customers = customer_cells(state, idx)
+    if customers is None:
+        customers = customer_cells(state, idx)
     cells = state.entrance_cell[idx]  # (R, 5, 6)
     free = (cells >= 0) & ~per_row(customers, np.maximum(cells, 0))
     return (state.customer[idx] >= 0) & free.any(axis=1)
@@ -515,7 +552,8 @@ def turn_mask(state: CairoState, idx: np.ndarray, move_requires_blocked: bool) -
     num = len(idx)
     out = np.zeros((num, ACTIONS.size), dtype=bool)
     seat, hand, money = seat_cards(state, idx)
-    board = board_of(state, idx)
+    customers = customer_cells(state, idx)
+    board = board_of(state, idx, customers)
     main = state.stage[idx] == _MAIN
     size = state.group_size[idx, seat].astype(np.int32)  # (R, 6)
     unplaced = state.stall_cell[idx, seat] < 0
@@ -536,9 +574,10 @@ def turn_mask(state: CairoState, idx: np.ndarray, move_requires_blocked: bool) -
     cover = expansion_cover(hand, money, colours, size + 1)  # (R, 6, 9)
     expand = expand_cells & cover[:, :, SECTION]  # (R, 6, 182) expansion_options per colour
     expand_ok = expand.any(axis=2)
-    _cache_store(state, "stalls", idx, _board_fingerprint(state, idx),
+    turn_key = _turn_fingerprint(state, idx)
+    _cache_store(state, "stalls", idx, turn_key[:, :_board_width(state)],
                  candidates=new_candidates, dirs=new_dirs)
-    _cache_store(state, "turn", idx, _turn_fingerprint(state, idx), expand=expand)
+    _cache_store(state, "turn", idx, turn_key, expand=expand)
     expand_ok &= (size > 0) & (state.supply[idx] > 0)
     movable = size == 1
     if move_requires_blocked:
@@ -551,7 +590,8 @@ def turn_mask(state: CairoState, idx: np.ndarray, move_requires_blocked: bool) -
     out[:, ACTIONS.NEW.start:ACTIONS.NEW.stop] = new_ok
     out[:, ACTIONS.EXPAND.start:ACTIONS.EXPAND.stop] = expand_ok
     out[:, ACTIONS.MOVE.start:ACTIONS.MOVE.stop] = move_ok
-    out[:, ACTIONS.LURE.start:ACTIONS.LURE.stop] = lure_available(state, idx) & main[:, None]
+    lure_ok = lure_available(state, idx, customers) & main[:, None]
+    out[:, ACTIONS.LURE.start:ACTIONS.LURE.stop] = lure_ok
     out[:, ACTIONS.DRAW.start] = main
     out[:, ACTIONS.PASS.start] = ~main
     return out
