@@ -46,6 +46,7 @@ import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from tqdm import tqdm
@@ -419,6 +420,15 @@ def git_revision() -> str:
 
 
 # ----------------------------------------------------------------------- Ray
+def import_ray() -> Any:
+    """The ``ray`` module, or an ImportError that says how to install it."""
+    try:
+        import ray
+    except ImportError as error:
+        raise ImportError("--ray needs Ray: pip install 'tradewinds[ray]'") from error
+    return ray
+
+
 def init_ray(address: str | None = None, num_cpus: int | None = None, **kwargs):
     """Connect to a Ray cluster at ``address``, or start a local Ray.
 
@@ -428,10 +438,7 @@ def init_ray(address: str | None = None, num_cpus: int | None = None, **kwargs):
     A cluster's workers need the package installed (or a ``runtime_env`` of your own passed
     in ``kwargs``).
     """
-    try:
-        import ray
-    except ImportError as error:
-        raise ImportError("--ray needs Ray: pip install 'tradewinds[ray]'") from error
+    ray = import_ray()
     if address is not None:
         return ray.init(address=address, **kwargs)
     path = os.pathsep.join(p for p in sys.path if p)
@@ -442,10 +449,7 @@ def init_ray(address: str | None = None, num_cpus: int | None = None, **kwargs):
 
 def _play_on_ray(game: Game, jobs: list, games_each: int, address: str | None,
                  bar: tqdm) -> list[MatchResult]:
-    try:
-        import ray
-    except ImportError as error:
-        raise ImportError("--ray needs Ray: pip install 'tradewinds[ray]'") from error
+    ray = import_ray()
     started = not ray.is_initialized()
     if started:
         init_ray(address)

@@ -41,31 +41,42 @@ def collect(game: Game, teacher: Agent, decisions: int, num_envs: int = 256,
     """
     env = VecGameEnv(game, num_envs, seed=seed)
     obs, infos = env.reset()
-    open_games: list[list[tuple[np.ndarray, np.ndarray, int, int]]] = [[] for _ in
-                                                                        range(num_envs)]
-    kept: list[tuple[np.ndarray, np.ndarray, int, float]] = []
+    # Whole steps are recorded as arrays; each decision is tagged with its game's id, and a
+    # game's rewards and completion rank are filled in when it ends.
+    steps: list[tuple[np.ndarray, ...]] = []
+    game_id = np.arange(num_envs)
+    moves = np.zeros(num_envs, dtype=np.int64)  # decisions of each row's current game
+    final: dict[int, tuple[int, np.ndarray]] = {}  # game id -> (completion rank, rewards)
+    recorded = 0
     bar = tqdm(total=decisions, desc=f"imitate: record {teacher.name}", disable=not progress,
                unit="dec")
-    while len(kept) < decisions:
+    while recorded < decisions:
         seats = infos["current_player"]
-        masks = infos["action_mask"]
         actions = teacher.act(game, env.state, seats)
-        for row in range(num_envs):
-            open_games[row].append((obs[row], masks[row], int(actions[row]), int(seats[row])))
+        steps.append((obs, infos["action_mask"], actions, seats, game_id.copy()))
         obs, rewards, terminated, truncated, infos = env.step(actions)
-        for row in np.flatnonzero(terminated | truncated):
-            reward = rewards[row]  # the games pay only at the end
-            before = len(kept)
-            kept.extend((o, m, a, reward[s]) for o, m, a, s in open_games[row])
-            open_games[row] = []
-            bar.update(len(kept) - before)
+        moves += 1
+        ended = np.flatnonzero(terminated | truncated)
+        for row in ended:
+            final[int(game_id[row])] = (len(final), rewards[row])  # paid only at the end
+        recorded += int(moves[ended].sum())
+        bar.update(min(int(moves[ended].sum()), decisions - bar.n))
+        moves[ended] = 0
+        game_id[ended] = game_id.max() + 1 + np.arange(ended.size)
     bar.close()
-    kept = kept[:decisions]
+    ids = np.concatenate([step[4] for step in steps])
+    seat = np.concatenate([step[3] for step in steps]).astype(np.int64)
+    rank = np.array([final[i][0] if i in final else -1 for i in ids.tolist()])
+    # Finished games in the order they ended, each in move order; the first ``decisions``.
+    keep = np.flatnonzero(rank >= 0)
+    keep = keep[np.argsort(rank[keep], kind="stable")][:decisions]
+    returns = np.array([final[i][1][s] for i, s in zip(ids[keep].tolist(),
+                                                        seat[keep].tolist(), strict=True)])
     return Demonstrations(
-        observations=np.stack([k[0] for k in kept]).astype(np.float32),
-        masks=np.stack([k[1] for k in kept]).astype(bool),
-        actions=np.array([k[2] for k in kept], dtype=np.int64),
-        returns=np.array([k[3] for k in kept], dtype=np.float32),
+        observations=np.concatenate([step[0] for step in steps])[keep].astype(np.float32),
+        masks=np.concatenate([step[1] for step in steps])[keep].astype(bool),
+        actions=np.concatenate([step[2] for step in steps])[keep].astype(np.int64),
+        returns=returns.astype(np.float32),
     )
 
 

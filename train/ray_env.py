@@ -33,10 +33,9 @@ from typing import Any, NamedTuple
 
 import numpy as np
 import torch
-from gymnasium import spaces
 from stable_baselines3.common.vec_env.base_vec_env import VecEnvObs, VecEnvStepReturn
 
-from benchmarks.tournament import init_ray
+from benchmarks.tournament import import_ray, init_ray
 from envs.core.game import Game
 from train.pool import Opponent, OpponentPool, copy_policy
 from train.vec_env import BatchedVecEnv, SelfPlayVecEnv
@@ -116,14 +115,6 @@ class RolloutShard:
         return self.env.render()
 
 
-def _import_ray() -> Any:
-    try:
-        import ray
-    except ImportError as error:
-        raise ImportError("--ray needs Ray: pip install 'tradewinds[ray]'") from error
-    return ray
-
-
 def _portable(member: Opponent) -> Opponent:
     """The member as a shard receives it."""
     if member.kind != "self":
@@ -160,10 +151,8 @@ class RaySelfPlayVecEnv(BatchedVecEnv):
         if not 0 <= num_workers <= num_envs:
             raise ValueError(f"need 0 <= ray workers <= num_envs ({num_envs}), "
                              f"got {num_workers}")
-        ray = _import_ray()
-        observation_space = spaces.Box(game.observation_low, game.observation_high,
-                                       dtype=np.float32)
-        super().__init__(int(num_envs), observation_space, spaces.Discrete(game.num_actions))
+        ray = import_ray()
+        super().__init__(game, num_envs)
         self._started_ray = not ray.is_initialized()
         if self._started_ray:
             init_ray(address)

@@ -73,6 +73,11 @@ class BatchedVecEnv(VecEnv):
 
     render_mode = None
 
+    def __init__(self, game: Game, num_envs: int):
+        observation_space = spaces.Box(game.observation_low, game.observation_high,
+                                       dtype=np.float32)
+        super().__init__(int(num_envs), observation_space, spaces.Discrete(game.num_actions))
+
     def action_masks(self) -> np.ndarray:
         """(B, A) bool: the learner's legal actions in each row."""
         raise NotImplementedError
@@ -141,9 +146,7 @@ class SelfPlayVecEnv(BatchedVecEnv):
         self.game = game
         self.pool = pool
         self.num_players = game.num_players
-        observation_space = spaces.Box(game.observation_low, game.observation_high,
-                                       dtype=np.float32)
-        super().__init__(int(num_envs), observation_space, spaces.Discrete(game.num_actions))
+        super().__init__(game, num_envs)
         self._seed = int(seed)
         self._row_offset = int(row_offset)
         self._row_stride = self.num_envs if row_stride is None else int(row_stride)
@@ -219,7 +222,8 @@ class SelfPlayVecEnv(BatchedVecEnv):
         self._advance_opponents(np.zeros(self.num_envs, dtype=np.float32),
                                 np.zeros(self.num_envs, dtype=bool),
                                 [{} for _ in range(self.num_envs)])
-        self._potential = self._margin()
+        if self._shaping:
+            self._potential = self._margin()
         return self._observe()
 
     def sync_opponents(self) -> None:
@@ -335,14 +339,11 @@ class SelfPlayVecEnv(BatchedVecEnv):
 
     def _margin(self) -> np.ndarray:
         """(B,) the shaping potential: the learner's score lead over the best other seat."""
-        if not self._shaping:
-            return self._potential
         scores = self.game.scores(self.state)
-        rows = np.arange(self.num_envs)
-        own = scores[rows, self.learner_seat]
-        others = scores.copy()
-        others[rows, self.learner_seat] = -np.inf
-        return (own - others.max(axis=1)) / self._score_scale
+        mine = np.arange(self.num_players)[None, :] == self.learner_seat[:, None]
+        own = scores[mine]
+        best_other = np.where(mine, -np.inf, scores).max(axis=1)
+        return (own - best_other) / self._score_scale
 
     # ------------------------------------------------------------------ masks and views
     def _observe(self) -> np.ndarray:
