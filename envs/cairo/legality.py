@@ -217,6 +217,12 @@ def per_row(values: np.ndarray, index: np.ndarray) -> np.ndarray:
     return values[rows, index]
 
 
+def colour_money(money: np.ndarray, colour: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each row's money (R, 6) in ``colour`` (R,) or (R, K), and its money in the others."""
+    h = per_row(money, colour)
+    return h, money.sum(axis=1).reshape((-1,) + (1,) * (colour.ndim - 1)) - h
+
+
 def affordable(h: np.ndarray, others: np.ndarray, n: np.ndarray) -> np.ndarray:
     """§5.4 precondition 7: colour money ``h``, other money ``others``, cost ``n``."""
     return (h >= 1) & (others >= 2 * (n - np.minimum(n, h)))
@@ -235,8 +241,7 @@ def fee_colours(money: np.ndarray, colour: np.ndarray, n: np.ndarray | None) -> 
     can_pay = money >= 1
     if n is None:
         return can_pay
-    h = per_row(money, colour)
-    others = money.sum(axis=1).reshape((-1,) + (1,) * (colour.ndim - 1)) - h
+    h, others = colour_money(money, colour)
     same = affordable(h - 1, others, n)
     other = affordable(h, others - 1, n)
     is_colour = colour[..., None] == _COLOURS
@@ -293,8 +298,7 @@ def payment_colours(money: np.ndarray, colour: np.ndarray, units: np.ndarray,
         units: (R,) tile units still to pay.
         half: (R,) bool, a 2:1 unit is half paid.
     """
-    h = per_row(money, colour)
-    others = money.sum(axis=1) - h
+    h, others = colour_money(money, colour)
     own = ~half & (units >= 1) & (h >= 1)
     start_unit = (units >= 1) & (others >= 2) & (h + (others - 2) // 2 >= units - 1)
     substitute = (money >= 1) & (half | start_unit)[:, None]
@@ -398,8 +402,7 @@ def seat_cards(state: CairoState, idx: np.ndarray) -> tuple[np.ndarray, np.ndarr
 
 def expansion_fee_ok(money: np.ndarray, colour: np.ndarray, cost: np.ndarray) -> np.ndarray:
     """(R,) or (R, K) bool: some joker fee colour leaves the expansion affordable."""
-    h = per_row(money, colour)
-    others = money.sum(axis=1).reshape((-1,) + (1,) * (colour.ndim - 1)) - h
+    h, others = colour_money(money, colour)
     return _fee_ok(h, others, cost)
 
 
@@ -458,8 +461,7 @@ def expansion_cover(hand: np.ndarray, money: np.ndarray, colour: np.ndarray,
                     cost: np.ndarray) -> np.ndarray:
     """(R, 9) or (R, K, 9) bool: sections where an expansion of ``colour`` (R,) or (R, K) at
     ``cost`` (shaped like ``colour``) can be paid for."""
-    h = per_row(money, colour)
-    others = money.sum(axis=1).reshape((-1,) + (1,) * (colour.ndim - 1)) - h
+    h, others = colour_money(money, colour)
     base = affordable(h, others, cost)
     return coverage(hand, _fee_ok(h, others, cost)) & base[..., None]
 
