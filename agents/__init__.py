@@ -40,7 +40,7 @@ CHECKPOINT_SUFFIXES = (".zip", ".pt", ".pth", ".ckpt")
 # Baselines added at run time, per env id, in registration order.
 _REGISTERED: dict[str, dict[str, AgentFactory]] = {}
 # Modules of agents/ that are not per-game baseline modules.
-_NOT_GAME_MODULES = frozenset({"base", "arena", "random_agent", "policy", "testing"})
+_NOT_GAME_MODULES = frozenset({"base", "arena", "hints", "random_agent", "policy", "testing"})
 
 
 def register_baselines(env_id: str, baselines: Mapping[str, AgentFactory]) -> None:

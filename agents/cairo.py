@@ -363,11 +363,37 @@ class CairoScriptedAgent:
     # ---------------------------------------------------------------- protocol
     def act(self, game: Game, state: CairoState, player: int | np.ndarray) -> np.ndarray:
         """(B,) int64 actions; legal in every row where ``player`` is to act."""
-        batch = state.batch_size
-        actions = np.zeros(batch, dtype=np.int64)
-        idx = np.flatnonzero(~state.done & (state.current_player == np.asarray(player)))
+        actions = np.zeros(state.batch_size, dtype=np.int64)
+        idx, mask, scores = self._values(game, state, player)
         if not idx.size:
             return actions
+        # Ties: a tiny noise from the agent's own generator, on legal actions only.
+        scores += self.generator.random(scores.shape) * 1e-6 * mask
+        choice = np.argmax(scores, axis=1)
+        # Fallback: the first legal action wherever the scores missed every legal one.
+        missed = ~mask[np.arange(idx.size), choice]
+        choice[missed] = np.argmax(mask[missed], axis=1)
+        actions[idx] = choice
+        return actions
+
+    def action_values(self, game: Game, state: CairoState,
+                      player: int | np.ndarray) -> np.ndarray:
+        """(B, A) float64: the strategy's value of every action, the best one played.
+
+        ``NEG`` for illegal actions and in rows where ``player`` is not to act; no tie noise
+        (``act`` adds it), so the values are a function of what the seat may observe alone.
+        """
+        values = np.full((state.batch_size, game.num_actions), NEG)
+        idx, _, scores = self._values(game, state, player)
+        values[idx] = scores
+        return values
+
+    def _values(self, game: Game, state: CairoState, player: int | np.ndarray
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Rows where ``player`` is to act, their (n, A) legal masks and action values."""
+        idx = np.flatnonzero(~state.done & (state.current_player == np.asarray(player)))
+        if not idx.size:
+            return idx, np.zeros((0, game.num_actions), dtype=bool), np.zeros((0, game.num_actions))
         mask = np.asarray(game.legal_action_mask(state))[idx]
         view = _View(game, state, idx)
         scores = np.where(mask, 0.0, NEG)
@@ -389,14 +415,7 @@ class CairoScriptedAgent:
             rows = np.flatnonzero(phase == which)
             if rows.size:
                 handler(view, rows, mask, scores)
-        # Ties: a tiny noise from the agent's own generator, on legal actions only.
-        scores += self.generator.random(scores.shape) * 1e-6 * mask
-        choice = np.argmax(scores, axis=1)
-        # Fallback: the first legal action wherever the scores missed every legal one.
-        missed = ~mask[np.arange(idx.size), choice]
-        choice[missed] = np.argmax(mask[missed], axis=1)
-        actions[idx] = choice
-        return actions
+        return idx, mask, scores
 
     # ---------------------------------------------------------------- the main action
     def _turn(self, view: _View, rows: np.ndarray, mask: np.ndarray,

@@ -9,7 +9,8 @@ alone (no torch needed to read it); ``load_policy_agent`` refuses, with a ValueE
 checkpoint of another env, player count or version.
 
 ``PolicyAgent`` wraps any sb3-contrib ``MaskableActorCriticPolicy``: one batched forward pass
-on ``game.observe(state, player)`` with the legal mask, then the argmax or a draw from a
+on ``game.observe(state, player)`` (followed by the action hints of ``agents.hints`` when the
+run trained with ``--hints``) with the legal mask, then the argmax or a draw from a
 NumPy generator (so sampling does not touch torch's global RNG); the checkpoint's metadata
 says which, argmax where it is silent. The self-play trainer uses the same class for its
 snapshot opponents.
@@ -25,6 +26,7 @@ from typing import Any
 import numpy as np
 import torch
 
+from agents.hints import ActionHints
 from envs.core.game import Game
 from envs.core.state import BatchState
 
@@ -93,15 +95,18 @@ class PolicyAgent:
         name: the agent's name in tables.
         deterministic: argmax of the masked logits; otherwise a draw from them.
         seed: seed of the NumPy generator used for draws.
+        hints: the scripted agents' action values the network reads after the observation
+            (``agents.hints``); none by default.
     """
 
     def __init__(self, policy: Any, name: str = "policy", deterministic: bool = True,
-                 seed: int = 0):
+                 seed: int = 0, hints: ActionHints | None = None):
         self.policy = policy
         self.policy.set_training_mode(False)
         self.name = name
         self.deterministic = deterministic
         self.generator = np.random.default_rng(seed)
+        self.hints = hints if hints is not None else ActionHints()
         # Set by load_policy_agent: what the checkpoint was trained for.
         self.env_id: str | None = None
         self.num_players: int | None = None
@@ -121,11 +126,12 @@ class PolicyAgent:
             return policy.action_net(latent).double().cpu().numpy()
 
     def act(self, game: Game, state: BatchState, player: int | np.ndarray) -> np.ndarray:
-        """(B,) int64 actions: one forward pass on ``observe(state, player)`` and the mask.
+        """(B,) int64 actions: one forward pass on ``observe(state, player)`` (and the hints)
+        and the mask.
 
         Rows with no legal action (finished games) get action 0; the caller ignores them.
         """
-        obs = game.observe(state, player)
+        obs = self.hints.observe(game, state, player)
         mask = np.asarray(game.legal_action_mask(state), dtype=bool)
         logits = self.logits(obs)
         logits = np.where(mask, logits, -np.inf)
@@ -190,16 +196,19 @@ def load_policy_agent(path: str | Path, env_id: str, num_players: int,
     check_checkpoint(info, env_id, num_players, path)
     policy = load_policy(path, device=device)
     game = make_game(env_id, num_players, **info.get("options", {}))
-    if tuple(policy.observation_space.shape) != tuple(game.observation_shape) or (
+    hints = ActionHints(info.get("config", {}).get("hints"))
+    shape = hints.shape(game)
+    if tuple(policy.observation_space.shape) != shape or (
         int(policy.action_space.n) != game.num_actions
     ):
         raise ValueError(
             f"{str(path)!r}: network spaces {policy.observation_space.shape} -> "
             f"{policy.action_space.n} actions do not fit {env_id} "
-            f"{game.observation_shape} -> {game.num_actions}"
+            f"{shape} -> {game.num_actions}"
         )
     if deterministic is None:
         deterministic = bool(info.get("deterministic", True))
-    agent = PolicyAgent(policy, name=name or str(path), deterministic=deterministic, seed=seed)
+    agent = PolicyAgent(policy, name=name or str(path), deterministic=deterministic, seed=seed,
+                        hints=hints)
     agent.env_id, agent.num_players, agent.checkpoint = env_id, int(num_players), str(path)
     return agent

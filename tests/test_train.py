@@ -243,3 +243,26 @@ def test_warm_started_shaped_run(tmp_path, toy_baselines, capsys):
         main([*TINY, "--imitate", "nope"])
     with pytest.raises(SystemExit, match="--shaping >= 0"):
         main([*TINY, "--shaping", "-1"])
+
+
+def test_run_with_action_hints_loads_them_with_its_checkpoint(tmp_path, toy_baselines):
+    run = main([*TINY, "--timesteps", "512", "--hints", "highest_first",
+                "--imitate", "highest_first", "--imitate-decisions", "500",
+                "--eval-games", "3", "--elo-games", "0", "--out", str(tmp_path)])
+    final = run / "checkpoints" / "final.zip"
+    assert checkpoint_info(final)["config"]["hints"] == "highest_first"
+    agent = load_policy_agent(final, "toy", 3)
+    import envs
+
+    game = envs.make_game("toy", 3)
+    assert agent.hints.names == ("highest_first",)
+    assert agent.policy.observation_space.shape == (game.observation_shape[0]
+                                                    + game.num_actions,)
+    state = game.init(16, seed=1)
+    actions = agent.act(game, state, state.current_player)
+    assert game.legal_action_mask(state)[np.arange(16), actions].all()
+    with pytest.raises(SystemExit, match="--hints '' differs from the checkpoint's"):
+        main(["--resume", str(final), "--hints", "", "--no-progress"])
+    with pytest.raises(SystemExit, match="hint agent 'lowest_first' of toy has no "
+                                         "action_values"):
+        main([*TINY, "--hints", "lowest_first"])

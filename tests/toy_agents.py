@@ -28,6 +28,13 @@ class HighestCardFirst:
         play = np.where(mask[:, :4], PLAY, -1).max(axis=1)
         return np.where(play >= 0, play, _draw(mask, state.market >= 2))
 
+    def action_values(self, game, state, player):
+        """1 for the action ``act`` takes, 0 for the other legal ones, -1e9 where illegal."""
+        mask = game.legal_action_mask(state)
+        values = np.where(mask, 0.0, -1e9)
+        values[np.arange(state.batch_size), self.act(game, state, player)] = 1.0
+        return np.where(mask.any(axis=1, keepdims=True), values, -1e9)
+
 
 class LowestCardFirst:
     """Play the lowest card held, draw from the market when it is worth 2+."""

@@ -97,6 +97,10 @@ class Config:
     other seat (gamma * phi' - phi, leaves the optimal policy unchanged; 0: rank reward only)"""
     score_scale: float = 10.0
     """score points per unit of the shaping potential"""
+    hints: str = ""
+    """scripted agents whose value of every action the policy reads after the observation
+    (comma separated, e.g. greedy,economist,medal_hunter; see agents/hints.py; fixed on
+    resume); none by default"""
 
     # ---------------------------------------------------------------- warm start
     imitate: str | None = None
@@ -232,7 +236,7 @@ def merge_resumed(stored: dict[str, Any], cli: Config, given: set[str]) -> Confi
     """
     known = {f.name for f in dataclasses.fields(Config)}
     base = Config(**{k: v for k, v in stored.items() if k in known})
-    for name in ("env", "players", "game_options", "net_arch"):
+    for name in ("env", "players", "game_options", "net_arch", "hints"):
         if name in given and getattr(cli, name) != getattr(base, name):
             raise ValueError(
                 f"--{name.replace('_', '-')} {getattr(cli, name)!r} differs from the "
@@ -251,6 +255,7 @@ def resolve(argv: Sequence[str] | None = None) -> tuple[Config, dict[str, Any] |
         ValueError: a missing or unknown env, a bad value, or a resume that does not fit
             its checkpoint; the message says what is valid.
     """
+    from agents.hints import ActionHints
     from agents.policy import checkpoint_info
     from envs.core.registry import game_class, list_envs, make_game
     from train.pool import scripted_agent_names
@@ -285,6 +290,7 @@ def resolve(argv: Sequence[str] | None = None) -> tuple[Config, dict[str, Any] |
                          "each worker plays at least one game")
     if cfg.ray and importlib.util.find_spec("ray") is None:
         raise ValueError("--ray needs Ray: pip install 'tradewinds[ray]'")
+    ActionHints(cfg.hints).check(make_game(cfg.env, cfg.players, **cfg.options()))
     if cfg.imitate is not None and cfg.imitate not in scripted_agent_names(cfg.env):
         raise ValueError(f"--imitate {cfg.imitate!r}: {cfg.env} has the scripted agents "
                          f"{scripted_agent_names(cfg.env)}")

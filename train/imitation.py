@@ -18,6 +18,7 @@ import torch
 from tqdm import tqdm
 
 from agents.base import Agent
+from agents.hints import ActionHints
 from envs.core.game import Game
 from envs.core.vec import VecGameEnv
 
@@ -33,11 +34,13 @@ class Demonstrations:
 
 
 def collect(game: Game, teacher: Agent, decisions: int, num_envs: int = 256,
-            seed: int = 0, progress: bool = True) -> Demonstrations:
+            seed: int = 0, progress: bool = True,
+            hints: ActionHints | None = None) -> Demonstrations:
     """Record ``decisions`` decisions of ``teacher`` playing every seat of ``num_envs`` games.
 
     Only decisions of games that finished are kept (their return is known), so slightly more
-    than ``decisions`` moves are played.
+    than ``decisions`` moves are played. With ``hints`` the recorded observations carry the
+    action hints the policy will read.
     """
     env = VecGameEnv(game, num_envs, seed=seed)
     obs, infos = env.reset()
@@ -52,6 +55,8 @@ def collect(game: Game, teacher: Agent, decisions: int, num_envs: int = 256,
                unit="dec")
     while recorded < decisions:
         seats = infos["current_player"]
+        if hints:
+            obs = hints.observe(game, env.state, seats)
         actions = teacher.act(game, env.state, seats)
         steps.append((obs, infos["action_mask"], actions, seats, game_id.copy()))
         obs, rewards, terminated, truncated, infos = env.step(actions)

@@ -29,6 +29,7 @@ from typing import Any
 import numpy as np
 
 from agents.base import Agent
+from agents.hints import ActionHints
 from agents.policy import PolicyAgent
 from agents.random_agent import RandomAgent
 
@@ -70,10 +71,13 @@ class OpponentPool:
         opponent_deterministic: policies (self, snapshots) play their argmax instead of
             sampling.
         seed: seeds the sampling generators of the policy and random opponents.
+        hints: the action hints the learner's network reads (``agents.hints``), which its
+            live and frozen copies read too when they play the other seats.
     """
 
     def __init__(self, weights: dict[str, float], max_snapshots: int = 20,
-                 opponent_deterministic: bool = False, seed: int = 0):
+                 opponent_deterministic: bool = False, seed: int = 0,
+                 hints: ActionHints | None = None):
         unknown = sorted(set(weights) - set(KINDS))
         if unknown:
             raise ValueError(f"unknown opponent kinds {unknown}; valid: {', '.join(KINDS)}")
@@ -83,6 +87,7 @@ class OpponentPool:
         self.max_snapshots = int(max_snapshots)
         self.opponent_deterministic = opponent_deterministic
         self.seed = int(seed)
+        self.hints = hints if hints is not None else ActionHints()
         self.members: dict[int, Opponent] = {}
         self._next_id = 0
         self._drawable: dict[str, list[int]] = {kind: [] for kind in KINDS}
@@ -110,7 +115,8 @@ class OpponentPool:
     def empty_like(self) -> OpponentPool:
         """A pool with these settings and no members, to mirror this one by ``add``."""
         return OpponentPool(self.weights, max_snapshots=self.max_snapshots,
-                            opponent_deterministic=self.opponent_deterministic, seed=self.seed)
+                            opponent_deterministic=self.opponent_deterministic, seed=self.seed,
+                            hints=ActionHints(self.hints.names))
 
     def learner(self) -> Opponent | None:
         """The ``self`` member playing the learner's live policy; None before ``set_learner``."""
@@ -124,7 +130,7 @@ class OpponentPool:
             member.agent.policy = policy
             return
         agent = PolicyAgent(policy, name="self", deterministic=self.opponent_deterministic,
-                            seed=self.seed + 7)
+                            seed=self.seed + 7, hints=self.hints)
         self.add("self", "self", agent)
 
     def add_snapshot(self, policy: Any, timesteps: int, directory: Path | None = None) -> Opponent:
@@ -163,7 +169,7 @@ class OpponentPool:
             param.requires_grad_(False)
         name = f"snapshot@{timesteps}"
         agent = PolicyAgent(policy, name=name, deterministic=self.opponent_deterministic,
-                            seed=self.seed + 1000 + self._next_id)
+                            seed=self.seed + 1000 + self._next_id, hints=self.hints)
         return self.add("snapshot", name, agent)
 
     # ------------------------------------------------------------------ drawing

@@ -152,7 +152,7 @@ class RaySelfPlayVecEnv(BatchedVecEnv):
             raise ValueError(f"need 0 <= ray workers <= num_envs ({num_envs}), "
                              f"got {num_workers}")
         ray = import_ray()
-        super().__init__(game, num_envs)
+        super().__init__(game, num_envs, pool.hints)
         self._started_ray = not ray.is_initialized()
         if self._started_ray:
             init_ray(address)

@@ -34,6 +34,7 @@ from stable_baselines3.common.logger import configure
 from stable_baselines3.common.utils import set_random_seed
 
 import envs
+from agents.hints import ActionHints
 from agents.policy import load_policy_agent
 from agents.random_agent import RandomAgent
 from envs.core.registry import game_class
@@ -71,8 +72,10 @@ def main(argv: Sequence[str] | None = None) -> Path:
     set_random_seed(cfg.seed)
 
     # ------------------------------------------------------------------ 4. opponents and env
+    hints = ActionHints(cfg.hints)
     pool = OpponentPool(cfg.opponent_weights(), max_snapshots=cfg.max_snapshots,
-                        opponent_deterministic=cfg.opponent_deterministic, seed=cfg.seed)
+                        opponent_deterministic=cfg.opponent_deterministic, seed=cfg.seed,
+                        hints=hints)
     pool.add_baselines(cfg.env, cfg.players)
     if resumed is not None:
         pool.load_snapshots(run_dir / "pool")
@@ -123,7 +126,7 @@ def main(argv: Sequence[str] | None = None) -> Path:
         teacher = make_scripted_agent(cfg.imitate, cfg.env, cfg.players, seed=cfg.seed + 5)
         demos = imitation.collect(game, teacher, cfg.imitate_decisions,
                                   num_envs=cfg.num_envs, seed=cfg.seed + 7 * 10**6,
-                                  progress=cfg.progress)
+                                  progress=cfg.progress, hints=hints)
         fitted = imitation.fit(model.policy, demos, epochs=cfg.imitate_epochs,
                                batch_size=cfg.batch_size, seed=cfg.seed,
                                progress=cfg.progress)

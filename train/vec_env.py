@@ -20,7 +20,8 @@ Design (PufferLib's connect4 pattern on the batched NumPy core):
   ``state.rewards[row, learner_seat]``, summed over the learner's move and the opponent moves
   that follow it (the games pay only a terminal rank reward, so that is +1 for a sole win,
   -1 for a sole last place). Observations are ``game.observe(state, learner_seat)``
-  (egocentric) and ``action_masks()`` is the learner's legal mask. Never another seat's.
+  (egocentric; followed by the pool's action hints, ``agents.hints``, when the run uses
+  them) and ``action_masks()`` is the learner's legal mask. Never another seat's.
 * **Optional shaping.** With ``shaping=c > 0`` each transition also pays the learner
   ``c * (gamma * phi(s') - phi(s))``, potential-based shaping (Ng, Harada and Russell, 1999)
   with ``phi`` the learner's score margin (its ``game.scores`` minus the best other seat's,
@@ -54,6 +55,7 @@ from stable_baselines3.common.vec_env.base_vec_env import (
 )
 
 from agents.arena import share_legal_mask
+from agents.hints import ActionHints
 from envs.core import rng as rnglib
 from envs.core.game import Game
 from envs.core.state import BatchState
@@ -73,9 +75,10 @@ class BatchedVecEnv(VecEnv):
 
     render_mode = None
 
-    def __init__(self, game: Game, num_envs: int):
-        observation_space = spaces.Box(game.observation_low, game.observation_high,
-                                       dtype=np.float32)
+    def __init__(self, game: Game, num_envs: int, hints: ActionHints | None = None):
+        self.hints = hints if hints is not None else ActionHints()
+        low, high = self.hints.bounds(game)
+        observation_space = spaces.Box(low, high, dtype=np.float32)
         super().__init__(int(num_envs), observation_space, spaces.Discrete(game.num_actions))
 
     def action_masks(self) -> np.ndarray:
@@ -146,7 +149,8 @@ class SelfPlayVecEnv(BatchedVecEnv):
         self.game = game
         self.pool = pool
         self.num_players = game.num_players
-        super().__init__(game, num_envs)
+        # The learner reads the same action hints as its copies in the pool.
+        super().__init__(game, num_envs, pool.hints)
         self._seed = int(seed)
         self._row_offset = int(row_offset)
         self._row_stride = self.num_envs if row_stride is None else int(row_stride)
@@ -313,7 +317,7 @@ class SelfPlayVecEnv(BatchedVecEnv):
             return
         rows = idx[ended]
         final = state.take(rows)
-        final_obs = self.game.observe(final, self.learner_seat[rows])
+        final_obs = self.hints.observe(self.game, final, self.learner_seat[rows])
         scores = self.game.scores(final)
         final_rewards = step_rewards[ended]
         elapsed = round(time.time() - self._t0, 6)
@@ -347,7 +351,7 @@ class SelfPlayVecEnv(BatchedVecEnv):
 
     # ------------------------------------------------------------------ masks and views
     def _observe(self) -> np.ndarray:
-        return self.game.observe(self.state, self.learner_seat)
+        return self.hints.observe(self.game, self.state, self.learner_seat)
 
     def action_masks(self) -> np.ndarray:
         """(B, A) bool: the learner's legal actions in each row (never empty between steps)."""
