@@ -92,13 +92,24 @@ def unpack(boards: np.ndarray) -> np.ndarray:
 
 
 def dilate(boards: np.ndarray, walk: np.ndarray) -> np.ndarray:
-    """One 4-neighbour growth step of (M, 4) bitboards, kept inside ``walk``."""
-    grown = boards | (boards << np.uint64(1)) | (boards >> np.uint64(1))
-    grown |= boards << np.uint64(16)
-    grown[:, 1:] |= boards[:, :-1] >> np.uint64(48)
-    grown |= boards >> np.uint64(16)
-    grown[:, :-1] |= boards[:, 1:] << np.uint64(48)
-    return grown & walk
+    """One 4-neighbour growth step of (M, 4) bitboards, kept inside ``walk``.
+
+    The row carries between words run over the boards laid end to end, so that every NumPy
+    call is one contiguous loop rather than M short ones. Across a boundary between two
+    boards, the first carry moves row 15 of one (never set: boards hold cell bits only) into
+    row 0 of the next, and the second moves row 0 of the next into row 15, which ``walk``
+    clears.
+    """
+    flat = np.ascontiguousarray(boards).reshape(-1)
+    grown = flat << np.uint64(1)
+    grown |= flat
+    grown |= flat >> np.uint64(1)
+    grown |= flat << np.uint64(16)
+    grown |= flat >> np.uint64(16)
+    grown[1:] |= flat[:-1] >> np.uint64(48)
+    grown[:-1] |= flat[1:] << np.uint64(48)
+    grown &= np.ascontiguousarray(walk).reshape(-1)
+    return grown.reshape(boards.shape)
 
 
 # Up to this many boards, growth runs on Python integers (one 256-bit int per board, the
@@ -131,16 +142,21 @@ def from_ints(values: list[int]) -> np.ndarray:
     return np.frombuffer(raw, dtype="<u8").reshape(len(values), NUM_WORDS)
 
 
-def _grow_int(current: int, walk: int, steps: int | None) -> int:
-    """``steps`` dilations of one integer board inside ``walk`` (None: to the fixed point)."""
-    if steps is None:
-        while True:
-            grown = (current | current << 1 | current >> 1 | current << 16 | current >> 16) & walk
-            if grown == current:
-                return current
-            current = grown
-    for _ in range(steps):
-        current = (current | current << 1 | current >> 1 | current << 16 | current >> 16) & walk
+def _grow_int(current: int, walk: int, steps: int | None, until: int = 0) -> int:
+    """``steps`` dilations of one integer board inside ``walk`` (None: to the fixed point).
+
+    With ``until``, growth stops as soon as every bit of it is reached: the board is then a
+    subset of the full answer that already holds those bits, all a caller asking only about
+    them (and about bits that can never be reached) needs. A flood adds a cell every step
+    until it stops, so NUM_CELLS steps always reach the fixed point.
+    """
+    for _ in range(NUM_CELLS if steps is None else steps):
+        grown = (current | current << 1 | current >> 1 | current << 16 | current >> 16) & walk
+        if grown == current:
+            return current
+        current = grown
+        if until and current & until == until:
+            return current
     return current
 
 
@@ -203,12 +219,21 @@ def neighbour_planes(mask: np.ndarray) -> np.ndarray:
 
 
 def any_neighbour(mask: np.ndarray) -> np.ndarray:
-    """(M, 182) bool: some orthogonal neighbour of the cell is set in ``mask``."""
+    """(M, 182) bool: some orthogonal neighbour of the cell is set in ``mask``.
+
+    An unsigned integer ``mask`` gives the bitwise OR of the neighbours' values instead.
+    """
     grid = _padded(mask)
     out = _shifted(grid, *DIRECTIONS[0]).copy()
     for dx, dy in DIRECTIONS[1:]:
         out |= _shifted(grid, dx, dy)
     return out.reshape(mask.shape[0], NUM_CELLS)
+
+
+def any_direction(planes: np.ndarray) -> np.ndarray:
+    """(..., 4) bool -> (...): ``planes.any(axis=-1)``, read as one 4-byte word per cell (a
+    reduction along a short last axis costs several times more)."""
+    return np.ascontiguousarray(planes).view(np.uint32)[..., 0] != 0
 
 
 def ring_codes(mask: np.ndarray) -> np.ndarray:
@@ -282,8 +307,7 @@ class Reachability:
         safe = np.ones(candidates.shape, dtype=bool)
         boards, cells = np.nonzero(candidates & self.suspect)
         if self._ints is not None:
-            components = self._ints[2]
-            connected = np.moveaxis(_shifted_ints(components, DIRECTIONS), 0, -1).copy()
+            connected = neighbour_planes(self.component)
             self._placements_few(boards.tolist(), cells.tolist(), safe, connected)
             return safe, connected
         connected = neighbour_planes(self.component)  # (M, 182, 4)
@@ -312,12 +336,13 @@ class Reachability:
             walk = walks[board] & ~(1 << _CELL_BITS[cell])
             near = _NEAR_BITS[cell]
             open_bits = [1 << bit for bit in near if bit >= 0 and walk >> bit & 1]
-            reached = _grow_int(open_bits[0], walk, _NEARBY_STEPS)
-            if all(reached & bit for bit in open_bits):
+            wanted = sum(open_bits)
+            reached = _grow_int(open_bits[0], walk, _NEARBY_STEPS, wanted)
+            if reached & wanted == wanted:
                 continue
             goal = goals[board]
             # The lowest bit is the first target cell: bits and cells share the row-major order.
-            reached = _grow_int(goal & -goal & walk, walk, None)
+            reached = _grow_int(goal & -goal & walk, walk, None, goal | wanted)
             safe[board, cell] = not goal & ~reached
             connected[board, cell] = [bit >= 0 and bool(reached >> bit & 1) for bit in near]
 

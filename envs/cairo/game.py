@@ -83,6 +83,13 @@ VERSION = 1
 # the colour held) plus one spare for the joker fee: 1 + 1 + 1 + 3 + 12 + 1 = 19.
 MAX_DECISIONS_PER_TURN = 19
 _NONE = -1
+# D4 action blocks that open a build or a lure: (verb, action block, next decision).
+_TURN_VERBS = (
+    (VERB.NEW, ACTIONS.NEW, PHASE.STALL_CELL),
+    (VERB.EXPAND, ACTIONS.EXPAND, PHASE.EXPAND_CELL),
+    (VERB.MOVE, ACTIONS.MOVE, PHASE.STALL_CELL),
+    (VERB.LURE, ACTIONS.LURE, PHASE.LURE_TARGET),
+)
 
 
 class CairoGame(Game[CairoState]):
@@ -336,12 +343,10 @@ class CairoGame(Game[CairoState]):
         state.phase[idx[~placing]] = PHASE.CARD_MODE
 
     def _apply_turn(self, state: CairoState, idx: np.ndarray, action: np.ndarray) -> None:
-        for verb, block, phase in (
-            (VERB.NEW, ACTIONS.NEW, PHASE.STALL_CELL),
-            (VERB.EXPAND, ACTIONS.EXPAND, PHASE.EXPAND_CELL),
-            (VERB.MOVE, ACTIONS.MOVE, PHASE.STALL_CELL),
-            (VERB.LURE, ACTIONS.LURE, PHASE.LURE_TARGET),
-        ):
+        if idx.size == 1:
+            self._apply_turn_row(state, idx, int(action[0]))
+            return
+        for verb, block, phase in _TURN_VERBS:
             chosen = (action >= block.start) & (action < block.stop)
             state.verb[idx[chosen]] = verb
             state.colour[idx[chosen]] = action[chosen] - block.start
@@ -353,6 +358,23 @@ class CairoGame(Game[CairoState]):
         passing = idx[action == ACTIONS.PASS.start]
         state.dropped[passing, state.current_player[passing]] = True
         self._end_turn(state, passing)
+
+    def _apply_turn_row(self, state: CairoState, idx: np.ndarray, action: int) -> None:
+        """``_apply_turn`` of one row by scalar indexing (a fancy index costs a microsecond)."""
+        row = int(idx[0])
+        for verb, block, phase in _TURN_VERBS:
+            if block.start <= action < block.stop:
+                state.verb[row] = verb
+                state.colour[row] = action - block.start
+                state.phase[row] = phase
+                return
+        if action == ACTIONS.DRAW.start:
+            state.verb[row] = VERB.DRAW
+            state.draws_left[row] = DRAWS_PER_ACTION
+            state.phase[row] = PHASE.DRAW_SOURCE
+            return
+        state.dropped[row, state.current_player[row]] = True  # PASS
+        self._end_turn(state, idx)
 
     def _apply_expand_cell(self, state: CairoState, idx: np.ndarray, action: np.ndarray) -> None:
         state.target[idx] = action - ACTIONS.CELL.start
@@ -513,7 +535,9 @@ class CairoGame(Game[CairoState]):
         self._end_turn(state, idx)
 
     # ---------------------------------------------------------------- turns and chance
-    def _start_turn(self, state: CairoState, idx: np.ndarray) -> None:
+    def _start_turn(self, state: CairoState, idx: np.ndarray | int) -> None:
+        if isinstance(idx, np.ndarray) and idx.size == 1:
+            idx = int(idx[0])  # scalar item assignments below, not fancy ones
         state.phase[idx] = PHASE.TURN
         state.verb[idx] = VERB.NONE
         state.colour[idx] = _NONE
@@ -527,6 +551,9 @@ class CairoGame(Game[CairoState]):
     def _end_turn(self, state: CairoState, idx: np.ndarray) -> None:
         """Refill the display, check the end trigger, then the next seat, the end or the cap."""
         if not idx.size:
+            return
+        if idx.size == 1:
+            self._end_turn_row(state, idx)
             return
         players = self.num_players
         main = idx[state.stage[idx] == STAGE.MAIN]
@@ -545,6 +572,31 @@ class CairoGame(Game[CairoState]):
         going = ~done
         state.current_player[idx[going]] = nxt[going]
         self._start_turn(state, idx[going])
+
+    def _end_turn_row(self, state: CairoState, idx: np.ndarray) -> None:
+        """``_end_turn`` of one row in plain Python, the same steps in the same order."""
+        row = int(idx[0])
+        if state.stage[row] == STAGE.MAIN:
+            self._refill_display(state, idx)
+            supply = state.supply[row].tolist()
+            if 0 in supply or supply.count(1) >= 2:  # scoring.end_triggered
+                state.stage[row] = STAGE.FINAL
+        state.turn[row] += 1
+        players = self.num_players
+        seat = int(state.current_player[row])
+        dropped = state.dropped[row].tolist()
+        order = [(seat + 1 + k) % players for k in range(players)]
+        waiting = [q for q in order if not dropped[q]]
+        if not waiting:  # every seat has dropped out of the FINAL stage
+            state.terminated[row] = True
+            state.stage[row] = STAGE.OVER
+        elif state.turn[row] >= self.options["max_turns"]:
+            state.truncated[row] = True
+        if state.terminated[row] or state.truncated[row]:
+            state.phase[row] = PHASE.GAME_OVER
+            return
+        state.current_player[row] = waiting[0]
+        self._start_turn(state, row)
 
     def _refill_display(self, state: CairoState, idx: np.ndarray) -> None:
         """Chance (§5.8.3): fill empty display slots in slot order from the draw pile."""

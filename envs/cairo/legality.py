@@ -12,12 +12,19 @@ import dataclasses
 
 import numpy as np
 
-from envs.cairo.board import Reachability, any_neighbour, neighbour_planes, walk_distances
+from envs.cairo.board import (
+    Reachability,
+    any_direction,
+    any_neighbour,
+    neighbour_planes,
+    walk_distances,
+)
 from envs.cairo.data import (
     JOKER_COVER,
     MARKET,
     NUM_CELLS,
     NUM_COLOURS,
+    NUM_OWNERS,
     NUM_SECTIONS,
     NUM_STANDARD_TYPES,
     PURPLE,
@@ -30,10 +37,27 @@ from envs.cairo.state import ACTIONS, CairoState, Stage, Verb
 from envs.core.game import Game
 
 _COLOURS = np.arange(NUM_COLOURS)
+_COLOURS_U8 = _COLOURS.astype(np.uint8)
 _AREA = np.stack([RESTAURANT if c == PURPLE else MARKET for c in range(NUM_COLOURS)])  # (6, 182)
 # (182, 9 * 6) float32: the cell lies in the section and in the colour's area.
 _SECTION_AREA = ((SECTION[:, None, None] == np.arange(NUM_SECTIONS)[None, :, None])
                  & _AREA.T[:, None, :]).reshape(NUM_CELLS, -1).astype(np.float32)
+
+
+def _seat_tile_codes() -> np.ndarray:
+    """(4, 1 + 30) uint16: code of each tile value + 1 (0: no tile) as seen by each seat, as
+    ``Board.seat_expansion_candidates`` reads it."""
+    table = np.zeros((NUM_OWNERS - 1, 1 + NUM_OWNERS * NUM_COLOURS), dtype=np.uint16)
+    for seat in range(NUM_OWNERS - 1):
+        for group in range(NUM_OWNERS * NUM_COLOURS):
+            owner, colour = divmod(group, NUM_COLOURS)
+            table[seat, 1 + group] = 1 << (colour if owner == seat else 8 + colour)
+    return table
+
+
+_SEAT_TILE_CODE = _seat_tile_codes()
+# Colour of each group id, index -1 (no tile) giving -1: a lookup, not an int8 division.
+_TILE_COLOUR = np.append(np.arange(NUM_OWNERS * NUM_COLOURS) % NUM_COLOURS, -1).astype(np.int8)
 _JOKER_COVER_INT = JOKER_COVER.astype(np.int32)
 _MOVE = int(Verb.MOVE)
 _PLACE = int(Verb.PLACE)
@@ -136,7 +160,7 @@ class Board:
         self.tile_near = any_neighbour(self.occupied)  # some tile is orthogonally adjacent
         # A direction whose neighbour is a free market cell can hold an entrance.
         self.entrance_free = neighbour_planes(self.free & MARKET)  # (R, 182, 4)
-        self.tile_colour = np.where(self.occupied, self.tile % NUM_COLOURS, -1)
+        self.tile_colour = _TILE_COLOUR[self.tile]  # -1 where no tile
 
         self._reach: Reachability | None = None
         self._placed: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
@@ -185,6 +209,17 @@ class Board:
         area = _AREA[groups[:, :, 0] % NUM_COLOURS]
         out = self.free[:, None, :] & area & near[:, 0] & ~near[:, 1]
         return out.reshape((*group.shape, NUM_CELLS))
+
+    def seat_expansion_candidates(self, seat: np.ndarray) -> np.ndarray:
+        """(R, 6, 182) bool: ``expansion_candidates`` of the six groups of ``seat`` (R,).
+
+        One neighbour pass over a 16-bit code per cell (bit c: a tile of the seat's colour c,
+        bit 8 + c: a rival tile of colour c) stands for the twelve boolean passes.
+        """
+        near = any_neighbour(_SEAT_TILE_CODE[seat[:, None], self.tile + 1])
+        ok = (near & ~(near >> 8)).astype(np.uint8)  # own group near, no rival
+        out = (ok[:, None, :] >> _COLOURS_U8[:, None]) & 1
+        return out.view(bool) & self.free[:, None, :] & _AREA
 
 
 def main_stall_sections(stall_cell: np.ndarray) -> np.ndarray:
@@ -453,7 +488,7 @@ def place_colour_mask(state: CairoState, idx: np.ndarray) -> np.ndarray:
     sections_ok = stall_counts(stalls) < SETUP_SECTION_LIMIT
     unplaced = state.stall_cell[idx, seat] < 0
     candidates = sections_ok[:, SECTION] & unplaced.any(axis=1)[:, None]
-    cells = _stall_directions(state, idx, candidates).any(axis=2)
+    cells = any_direction(_stall_directions(state, idx, candidates))
     return unplaced & _stall_colours(cells, main_stall_sections(stalls))
 
 
@@ -564,13 +599,12 @@ def turn_mask(state: CairoState, idx: np.ndarray, move_requires_blocked: bool) -
     # decisions of a new stall.
     new_candidates = cover_new[:, SECTION] & unplaced.any(axis=1)[:, None]
     colours = _COLOURS[None, :].repeat(num, axis=0)  # broadcast_to costs ~10 µs
-    expand_candidates = board.expansion_candidates(
-        seat[:, None] * NUM_COLOURS + colours) & (size > 0)[:, :, None]  # (R, 6, 182)
+    expand_candidates = board.seat_expansion_candidates(seat) & (size > 0)[:, :, None]
     # One reachability pass over the new-stall and the expansion cells together.
     board.placement_reach(board.stall_cells(new_candidates) | expand_candidates.any(axis=1))
     new_dirs = board.stall_directions(new_candidates)
     main_sec = main_stall_sections(state.stall_cell[idx])
-    new_ok = unplaced & _stall_colours(new_dirs.any(axis=2), main_sec)
+    new_ok = unplaced & _stall_colours(any_direction(new_dirs), main_sec)
     safe, _ = board.placement_reach(expand_candidates.any(axis=1))
     expand_cells = expand_candidates & safe[:, None, :]
     cover = expansion_cover(hand, money, colours, size + 1)  # (R, 6, 9)
