@@ -39,9 +39,6 @@ from envs.cairo.state import CairoState, Phase, Verb
 from envs.core.layout import ObservationLayout, Piece
 from envs.core.rng import make_rng, random_bits
 
-# Content codes of a tile or an entrance by group id, index -1 (none) giving 0.
-_TILE_CODE = np.append(np.arange(NUM_OWNERS * NUM_COLOURS) + 1, 0).astype(np.intp)
-_ENTRANCE_CODE = np.append(np.arange(NUM_OWNERS * NUM_COLOURS) + 61, 0).astype(np.intp)
 VP_SCALE = 100.0  # VP are divided by this; 36 expansions × (7 + 5 medal VP) < 5 × 100
 MAX_HAND = HAND_LIMIT + DRAWS_PER_ACTION  # a hand holds at most 6 cards during a Draw
 MAX_UNITS = MAX_GROUP_SIZE - 1  # D9 starts with at most 6 unpaid tile units
@@ -125,8 +122,12 @@ class Observer:
     def _cell_codes(self, state: CairoState, me: np.ndarray) -> np.ndarray:
         """(B, 182) intp row of ``cell_table`` for every cell, as seen by seats ``me`` (B,) or
         by one seat (an int in [0, P))."""
-        code = _TILE_CODE[state.tile] + _ENTRANCE_CODE[state.entrance]
-        code += me * self._CODES if me.ndim == 0 else (me * self._CODES)[:, None]
+        # A cell holds a tile or an entrance or neither, never both: its code is the entrance's
+        # when there is one, else the tile's (``tile + 1`` is 0 without a tile). Small int8
+        # arithmetic; the one int8 + intp sum below makes the index array.
+        content = np.where(state.entrance >= 0, state.entrance + self._ENTRANCE, state.tile + 1)
+        offset = (me * self._CODES).astype(np.intp)
+        code = content + (offset if me.ndim == 0 else offset[:, None])
         rows, owners, colours = np.nonzero(state.stall_cell >= 0)
         code[rows, state.stall_cell[rows, owners, colours]] += self._MAIN - self._EXPANSION
         return code
