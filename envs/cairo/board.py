@@ -16,6 +16,8 @@ fill of their own.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from envs.cairo.data import DIRECTIONS, HEIGHT, NUM_CELLS, WIDTH
@@ -136,6 +138,21 @@ def mask_ints(mask: np.ndarray) -> list[int]:
     return [int.from_bytes(raw[i : i + size], "little") for i in range(0, len(raw), size)]
 
 
+CELLS_INT = mask_ints(np.ones((1, NUM_CELLS), dtype=bool))[0]  # every cell's bit
+
+
+def any_neighbour_int(board: int) -> int:
+    """``any_neighbour`` of one Python-int board."""
+    return (board << 1 | board >> 1 | board << 16 | board >> 16) & CELLS_INT
+
+
+def neighbour_int(board: int, direction: int) -> int:
+    """Plane ``direction`` of ``neighbour_planes`` for one Python-int board."""
+    dx, dy = DIRECTIONS[direction]
+    shift = dx + 16 * dy
+    return (board >> shift if shift >= 0 else board << -shift) & CELLS_INT
+
+
 def from_ints(values: list[int]) -> np.ndarray:
     """M Python ints (256-bit) -> (M, 4) uint64 bitboards (a fresh, writable array)."""
     raw = bytearray(b"".join(v.to_bytes(32, "little") for v in values))
@@ -246,6 +263,7 @@ def ring_codes(mask: np.ndarray) -> np.ndarray:
 
 
 _CELL_BITS = _BIT_INDEX.tolist()  # bit of each cell in a Python-int board
+_CELL_OF_BIT = dict(zip(_CELL_BITS, range(NUM_CELLS), strict=True))
 # Bits of the N, E, S, W neighbours of every cell, -1 off the grid.
 _NEAR_BITS = [[_CELL_BITS[n] if n != OUTSIDE else -1 for n in row] for row in NEIGHBOURS.tolist()]
 
@@ -265,6 +283,96 @@ def _shifted_ints(boards: list[int], steps: tuple[tuple[int, int], ...]) -> np.n
 
 
 # ---------------------------------------------------------------- reachability (§5.1, §9.2)
+@functools.lru_cache(maxsize=1 << 13)
+def _cut_pieces(walk: int, cell: int) -> tuple[int, ...] | None:
+    """The walkable cells of a Python-int board that stay linked to the neighbours of ``cell``
+    once a tile stands on it: None when those neighbours meet again close by (nothing is cut
+    off), else one component of the board without the cell per group of linked neighbours.
+
+    A pure function of the walkable cells alone, so it is memoised: the same board comes back
+    turn after turn (a lure or a draw leaves the tiles as they are), whatever its targets.
+    """
+    walk &= ~(1 << _CELL_BITS[cell])
+    open_bits = [1 << bit for bit in _NEAR_BITS[cell] if bit >= 0 and walk >> bit & 1]
+    wanted = sum(open_bits)
+    if _grow_int(open_bits[0], walk, _NEARBY_STEPS, wanted) & wanted == wanted:
+        return None
+    pieces: list[int] = []
+    for bit in open_bits:
+        if not any(bit & piece for piece in pieces):
+            pieces.append(_grow_int(bit, walk, None))
+    return tuple(pieces)
+
+
+def _cut_test(walk: int, goal: int, cell: int) -> tuple[bool, list[bool]] | None:
+    """A tile on ``cell`` of a Python-int board: None when its walkable neighbours meet again
+    close by (nothing is cut off), else (the targets ``goal`` stay in one component, which of
+    the neighbours N, E, S, W stay connected to them).
+
+    The same detour search and flood fill from the first target as
+    ``Reachability._rejoined_nearby`` and ``Reachability.placements`` do for many boards; the
+    flood is the piece of ``_cut_pieces`` that holds the first target.
+    """
+    pieces = _cut_pieces(walk, cell)
+    if pieces is None:
+        return None
+    # The lowest bit is the first target cell: bits and cells share the row-major order.
+    first = goal & -goal
+    reached = next((piece for piece in pieces if piece & first), None)
+    if reached is None:  # the first target lies apart from the cell
+        walk &= ~(1 << _CELL_BITS[cell])
+        reached = _grow_int(first & walk, walk, None)
+    return not goal & ~reached, [bit >= 0 and bool(reached >> bit & 1) for bit in _NEAR_BITS[cell]]
+
+
+def _ring_int(board: int, step: int) -> int:
+    """The value of ``board`` at ring cell ``step`` (``_RING_STEPS``) of every cell."""
+    dx, dy = _RING_STEPS[step]
+    shift = dx + 16 * dy
+    return board >> shift if shift >= 0 else board << -shift
+
+
+def _locally_cut(walk: int) -> int:
+    """The cells whose walkable orthogonal neighbours do not all stay linked around their
+    8-cell ring (``LOCAL_OK`` false), for all cells of one Python-int board at once.
+
+    The walkable orthogonal neighbours form arcs on the ring (two neighbours are linked
+    through the diagonal cell between them); an arc starts at a walkable neighbour not linked
+    to the one before it, and the ring fails when two or more arcs start.
+    """
+    ring = [_ring_int(walk, step) for step in range(len(_RING_STEPS))]
+    orth, diagonal = ring[0::2], ring[1::2]  # N, E, S, W and NE, SE, SW, NW
+    linked = [orth[i] & diagonal[i] & orth[(i + 1) % 4] for i in range(4)]
+    starts = [orth[i] & ~linked[i - 1] for i in range(4)]
+    return ((starts[0] | starts[1]) & (starts[2] | starts[3]) | starts[0] & starts[1]
+            | starts[2] & starts[3])
+
+
+def placements_int(walk: int, goal: int, candidates: int) -> tuple[int, list[int]]:
+    """``Reachability.placements`` of one Python-int board, as bitboards.
+
+    Returns:
+        The candidate cells on which a tile would split the targets ``goal``, and the planes
+        N, E, S, W of ``connected`` (only candidate cells are meaningful).
+    """
+    component = _grow_int(goal & walk, walk, None)
+    connected = [neighbour_int(component, d) for d in range(4)]
+    unsafe = 0
+    suspect = candidates & component & _locally_cut(walk)
+    while suspect:
+        low = suspect & -suspect
+        suspect ^= low
+        cut = _cut_test(walk, goal, _CELL_OF_BIT[low.bit_length() - 1])
+        if cut is None:
+            continue
+        safe, near = cut
+        if not safe:
+            unsafe |= low
+        for d, reached in enumerate(near):
+            connected[d] = connected[d] | low if reached else connected[d] & ~low
+    return unsafe, connected
+
+
 class Reachability:
     """Reachability of tiles placed on candidate cells, for M boards at once.
 
@@ -333,18 +441,9 @@ class Reachability:
         the same detour search and flood fill as ``_rejoined_nearby`` and ``placements``."""
         walks, goals, _ = self._ints
         for board, cell in zip(boards, cells, strict=True):
-            walk = walks[board] & ~(1 << _CELL_BITS[cell])
-            near = _NEAR_BITS[cell]
-            open_bits = [1 << bit for bit in near if bit >= 0 and walk >> bit & 1]
-            wanted = sum(open_bits)
-            reached = _grow_int(open_bits[0], walk, _NEARBY_STEPS, wanted)
-            if reached & wanted == wanted:
-                continue
-            goal = goals[board]
-            # The lowest bit is the first target cell: bits and cells share the row-major order.
-            reached = _grow_int(goal & -goal & walk, walk, None, goal | wanted)
-            safe[board, cell] = not goal & ~reached
-            connected[board, cell] = [bit >= 0 and bool(reached >> bit & 1) for bit in near]
+            cut = _cut_test(walks[board], goals[board], cell)
+            if cut is not None:
+                safe[board, cell], connected[board, cell] = cut
 
     def _rejoined_nearby(self, boards: np.ndarray, cells: np.ndarray
                          ) -> tuple[np.ndarray, np.ndarray]:
