@@ -5,7 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from envs.cairo import CairoGame
+from envs.cairo import CairoGame, legality
+from envs.cairo.state import Phase
+from envs.core.game import Game
 
 
 @pytest.mark.parametrize("players", [2, 4])
@@ -36,3 +38,28 @@ def test_single_games_match_batch_rows_at_every_step(players):
                 game.step(single, actions[i : i + 1])
                 assert single.equals(batch.take(i))
     assert batch.done.all()
+
+
+@pytest.mark.parametrize("move_requires_blocked", [True, False])
+def test_one_row_turn_mask_matches_the_batched_one(move_requires_blocked):
+    """D4 of one row (Python-int bitboards) equals the batched analysis of the same position,
+    and leaves the same cache entries for the later decisions of the turn."""
+    game = CairoGame(3, move_requires_blocked=move_requires_blocked)
+    rng = np.random.default_rng(2)
+    state = game.init(1, seed=5)
+    checked = 0
+    while not state.done[0]:
+        mask = game.legal_action_mask(state)
+        if state.phase[0] == Phase.TURN:
+            one, two = state.copy(), state.take(np.array([0, 0]))
+            one_mask = legality.turn_mask(one, np.zeros(1, dtype=np.intp), move_requires_blocked)
+            two_mask = legality.turn_mask(two, np.arange(2), move_requires_blocked)
+            assert np.array_equal(one_mask[0], two_mask[0])
+            one_cache, two_cache = Game.state_cache(one), Game.state_cache(two)
+            for name in ("stalls", "turn"):
+                for field, value in one_cache[name].items():
+                    assert np.array_equal(value[0], two_cache[name][field][0])
+            checked += 1
+        legal = np.flatnonzero(mask[0])
+        game.step(state, legal[int(rng.random() * legal.size)].reshape(1))
+    assert checked > 100
