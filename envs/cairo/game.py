@@ -420,6 +420,10 @@ class CairoGame(Game[CairoState]):
 
     def _apply_lure_target(self, state: CairoState, idx: np.ndarray, action: np.ndarray) -> None:
         cells, _, cost = legality.lure_options(state, idx)
+        if idx.size == 1:
+            self._apply_lure_target_row(state, idx, int(action[0]), cells[0].tolist(),
+                                        cost[0].tolist())
+            return
         target = action - ACTIONS.CELL.start
         rows = np.arange(idx.size)
         slot = np.argmax(cells == target[:, None], axis=1)
@@ -430,6 +434,22 @@ class CairoGame(Game[CairoState]):
         state.customer[idx, off_board] = target  # the swap of §5.7 effect 3
         state.customer[idx, colour] = _NONE
         scoring.pay_lure(state, idx, seat, colour, slot)
+        self._end_turn(state, idx)
+
+    def _apply_lure_target_row(self, state: CairoState, idx: np.ndarray, action: int,
+                               cells: list[int], cost: list[int]) -> None:
+        """``_apply_lure_target`` of one row by scalar indexing, the same steps in order."""
+        row = int(idx[0])
+        target = action - ACTIONS.CELL.start
+        slot = next((k for k, cell in enumerate(cells) if cell == target), 0)
+        seat = int(state.current_player[row])
+        colour = int(state.colour[row])
+        state.barkers[row, seat] -= cost[slot]
+        customers = state.customer[row].tolist()
+        off_board = next((k for k, cell in enumerate(customers) if cell < 0), 0)
+        state.customer[row, off_board] = target  # the swap of §5.7 effect 3
+        state.customer[row, colour] = _NONE
+        scoring.pay_lure_row(state, row, seat, colour, slot)
         self._end_turn(state, idx)
 
     def _apply_draw_source(self, state: CairoState, idx: np.ndarray, action: np.ndarray) -> None:

@@ -567,6 +567,8 @@ def lure_options(state: CairoState, idx: np.ndarray) -> tuple[np.ndarray, np.nda
 def _lure_options(state: CairoState, idx: np.ndarray) -> tuple[np.ndarray, np.ndarray,
                                                                 np.ndarray]:
     """``lure_options`` computed afresh."""
+    if idx.size == 1:
+        return _lure_options_row(state, idx)
     seat = state.current_player[idx].astype(np.intp)
     colour = state.colour[idx].astype(np.intp)
     cells = state.entrance_cell[idx, :, colour]  # (R, 5)
@@ -579,6 +581,24 @@ def _lure_options(state: CairoState, idx: np.ndarray) -> tuple[np.ndarray, np.nd
     cost = nearer.sum(axis=2)
     legal = valid & (cost <= state.barkers[idx, seat][:, None])
     return cells, legal, cost
+
+
+def _lure_options_row(state: CairoState, idx: np.ndarray) -> tuple[np.ndarray, np.ndarray,
+                                                                    np.ndarray]:
+    """``_lure_options`` of one row, the candidate bookkeeping on lists."""
+    row = int(idx[0])
+    colour = int(state.colour[row])
+    cells = state.entrance_cell[idx, :, colour]  # (1, 5)
+    customers = set(state.customer[row].tolist())
+    valid = [cell >= 0 and cell not in customers for cell in cells[0].tolist()]
+    board_walk = MARKET & (state.tile[idx] < 0)
+    dist = walk_distances(board_walk, state.customer[idx, colour], cells,
+                          np.array([valid]))[0].tolist()
+    valid = [ok and d >= 0 for ok, d in zip(valid, dist, strict=True)]
+    cost = [sum(1 for ok, d in zip(valid, dist, strict=True) if ok and d < mine) for mine in dist]
+    barkers = int(state.barkers[row, state.current_player[row]])
+    legal = [ok and c <= barkers for ok, c in zip(valid, cost, strict=True)]
+    return cells, np.array([legal]), np.array([cost], dtype=np.intp)
 
 
 def lure_available(state: CairoState, idx: np.ndarray, customers: np.ndarray | None = None
