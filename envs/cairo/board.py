@@ -90,7 +90,7 @@ def pack(mask: np.ndarray) -> np.ndarray:
 def unpack(boards: np.ndarray) -> np.ndarray:
     """(M, 4) uint64 bitboards -> (M, 182) bool."""
     bits = np.unpackbits(np.ascontiguousarray(boards).view(np.uint8), axis=1, bitorder="little")
-    return bits[:, _BIT_INDEX].astype(bool)
+    return bits[:, _BIT_INDEX].view(bool)  # 0 and 1 bytes: a bool view, no copy
 
 
 def dilate(boards: np.ndarray, walk: np.ndarray) -> np.ndarray:
@@ -332,9 +332,33 @@ def _ring_int(board: int, step: int) -> int:
     return board >> shift if shift >= 0 else board << -shift
 
 
+@functools.lru_cache(maxsize=1 << 10)
+def _walk_components(walk: int) -> tuple[int, ...]:
+    """The connected components of the walkable cells of a Python-int board (memoised like
+    ``_cut_pieces``: it depends on the tiles alone)."""
+    components = []
+    rest = walk
+    while rest:
+        component = _grow_int(rest & -rest, walk, None)
+        components.append(component)
+        rest &= ~component
+    return tuple(components)
+
+
+def _goal_component(walk: int, goal: int) -> int:
+    """The walkable cells connected to ``goal``: ``_grow_int(goal & walk, walk, None)``."""
+    out = 0
+    for component in _walk_components(walk):
+        if component & goal:
+            out |= component
+    return out
+
+
+@functools.lru_cache(maxsize=1 << 10)
 def _locally_cut(walk: int) -> int:
     """The cells whose walkable orthogonal neighbours do not all stay linked around their
-    8-cell ring (``LOCAL_OK`` false), for all cells of one Python-int board at once.
+    8-cell ring (``LOCAL_OK`` false), for all cells of one Python-int board at once
+    (memoised like ``_walk_components``).
 
     The walkable orthogonal neighbours form arcs on the ring (two neighbours are linked
     through the diagonal cell between them); an arc starts at a walkable neighbour not linked
@@ -355,7 +379,7 @@ def placements_int(walk: int, goal: int, candidates: int) -> tuple[int, list[int
         The candidate cells on which a tile would split the targets ``goal``, and the planes
         N, E, S, W of ``connected`` (only candidate cells are meaningful).
     """
-    component = _grow_int(goal & walk, walk, None)
+    component = _goal_component(walk, goal)
     connected = [neighbour_int(component, d) for d in range(4)]
     unsafe = 0
     suspect = candidates & component & _locally_cut(walk)
@@ -389,7 +413,7 @@ class Reachability:
         self._ints = None
         if walk.shape[0] <= _FEW_BOARDS:
             walks, goals = mask_ints(walk), mask_ints(targets)
-            components = [_grow_int(t & w, w, None) for t, w in zip(goals, walks, strict=True)]
+            components = [_goal_component(w, t) for t, w in zip(goals, walks, strict=True)]
             self._ints = walks, goals, components
             self.component = unpack(from_ints(components))
             codes = _shifted_ints(walks, _RING_STEPS).reshape(len(_RING_STEPS), -1)

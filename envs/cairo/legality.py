@@ -72,7 +72,7 @@ _AREA_INTS = mask_ints(_AREA)
 _SECTION_INTS = mask_ints(SECTION[None, :] == np.arange(NUM_SECTIONS)[:, None])
 _SECTION_OF_CELL = SECTION.tolist()
 _JOKER_SECTIONS = [np.flatnonzero(row).tolist() for row in JOKER_COVER]
-_GROUP_IDS = np.arange(NUM_OWNERS * NUM_COLOURS, dtype=np.int8)[:, None]
+_CELL_INT = mask_ints(np.eye(NUM_CELLS, dtype=bool))  # the bit of each cell
 _JOKER_COVER_INT = JOKER_COVER.astype(np.int32)
 _MOVE = int(Verb.MOVE)
 _PLACE = int(Verb.PLACE)
@@ -136,12 +136,15 @@ def _cache_store(state: CairoState, name: str, idx: np.ndarray, key: np.ndarray,
         entry = {"key": np.zeros((batch, key.shape[1]), dtype=np.uint8),
                  "ok": np.zeros(batch, dtype=bool)}
         cache[name] = entry
+    rows: np.ndarray | slice = idx
+    if idx.size == 1:  # a slice: basic indexing costs a fraction of a fancy one
+        rows = slice(int(idx[0]), int(idx[0]) + 1)
     for field, value in values.items():
         if field not in entry:
             entry[field] = np.zeros((batch, *value.shape[1:]), dtype=value.dtype)
-        entry[field][idx] = value
-    entry["key"][idx] = key
-    entry["ok"][idx] = True
+        entry[field][rows] = value
+    entry["key"][rows] = key
+    entry["ok"][rows] = True
 
 
 def _cache_hits(state: CairoState, name: str, idx: np.ndarray, key: np.ndarray
@@ -691,13 +694,21 @@ def _turn_mask_row(state: CairoState, idx: np.ndarray, move_requires_blocked: bo
     three hundred. It stores the same cache entries."""
     row = int(idx[0])
     seat = int(state.current_player[row])
-    customers = customer_cells(state, idx)
-    planes = np.concatenate([customers, state.entrance[idx] >= 0,
-                             state.tile[idx] == _GROUP_IDS])  # (2 + 30, 182)
-    customer_bits, entrance_bits, *groups = mask_ints(planes)
+    groups = [0] * (NUM_OWNERS * NUM_COLOURS)
+    tiles = state.tile[row]
+    cells = np.flatnonzero(tiles >= 0)
     occupied = 0
-    for group in groups:
-        occupied |= group
+    for cell, group in zip(cells.tolist(), tiles[cells].tolist(), strict=True):
+        groups[group] |= _CELL_INT[cell]
+        occupied |= _CELL_INT[cell]
+    entrance_bits = 0
+    for cell in np.flatnonzero(state.entrance[row] >= 0).tolist():
+        entrance_bits |= _CELL_INT[cell]
+    customer_cells_row = state.customer[row].tolist()
+    customer_bits = 0
+    for cell in customer_cells_row:
+        if cell >= 0:
+            customer_bits |= _CELL_INT[cell]
     free = CELLS_INT & ~occupied & ~entrance_bits & ~customer_bits
     hand = state.hand[row, seat].tolist()
     money = state.money[row, seat].tolist()
@@ -718,6 +729,7 @@ def _turn_mask_row(state: CairoState, idx: np.ndarray, move_requires_blocked: bo
         return [h or (j and fee_ok) for h, j in zip(held, joker, strict=True)]
 
     cover_new = coverage_flags(total >= 1)
+    covered = [_sections_int(coverage_flags(fee_ok)) for fee_ok in (False, True)]
     new_candidates = _sections_int(cover_new) if any(unplaced) else 0
     stall_cells = new_candidates & free & ~any_neighbour_int(occupied)
     expand_candidates = []  # Board.seat_expansion_candidates, colour by colour
@@ -755,7 +767,7 @@ def _turn_mask_row(state: CairoState, idx: np.ndarray, move_requires_blocked: bo
         h, others, cost = money[colour], total - money[colour], size[colour] + 1
         if cells and _affordable_int(h, others, cost):  # expansion_cover
             fee_ok = _affordable_int(h - 1, others, cost) or _affordable_int(h, others - 1, cost)
-            cells &= _sections_int(coverage_flags(fee_ok))
+            cells &= covered[fee_ok]
         else:
             cells = 0
         expand.append(cells)
@@ -780,8 +792,12 @@ def _turn_mask_row(state: CairoState, idx: np.ndarray, move_requires_blocked: bo
     out[0, ACTIONS.NEW.start:ACTIONS.NEW.stop] = new_ok
     out[0, ACTIONS.EXPAND.start:ACTIONS.EXPAND.stop] = expand_ok
     out[0, ACTIONS.MOVE.start:ACTIONS.MOVE.stop] = move_ok
-    if state.stage[row] == _MAIN:
-        out[0, ACTIONS.LURE.start:ACTIONS.LURE.stop] = lure_available(state, idx, customers)[0]
+    if state.stage[row] == _MAIN:  # lure_available
+        entrances = state.entrance_cell[row].tolist()  # (5, 6)
+        out[0, ACTIONS.LURE.start:ACTIONS.LURE.stop] = [
+            customer_cells_row[c] >= 0 and any(
+                owner[c] >= 0 and owner[c] not in customer_cells_row for owner in entrances)
+            for c in range(NUM_COLOURS)]
         out[0, ACTIONS.DRAW.start] = True
     else:
         out[0, ACTIONS.PASS.start] = True
