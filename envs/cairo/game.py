@@ -471,6 +471,8 @@ class CairoGame(Game[CairoState]):
 
     def _after_draws(self, state: CairoState, idx: np.ndarray) -> None:
         """Hand limit (§5.8.2): discard while more than 4 stall cards, else end the turn."""
+        if not idx.size:  # nothing selected, as at B = 1 for most of the sub-steps
+            return
         seat = state.current_player[idx]
         over = state.hand[idx, seat].sum(axis=1) > HAND_LIMIT
         state.phase[idx[over]] = PHASE.DISCARD
@@ -483,6 +485,8 @@ class CairoGame(Game[CairoState]):
     # ---------------------------------------------------------------- builds (§5.3–§5.6)
     def _play_card(self, state: CairoState, idx: np.ndarray, card: np.ndarray) -> None:
         """Move one card from the acting seat's hand to the discard pile, face up."""
+        if not idx.size:  # nothing selected, as at B = 1 for most of the sub-steps
+            return
         seat = state.current_player[idx]
         state.hand[idx, seat, card] -= 1
         state.known[idx, seat, card] = np.maximum(state.known[idx, seat, card] - 1, 0)
@@ -490,6 +494,8 @@ class CairoGame(Game[CairoState]):
 
     def _finish_build(self, state: CairoState, idx: np.ndarray) -> None:
         """Cards (and fee) are paid: place or move the stall, or settle the expansion cost."""
+        if not idx.size:  # nothing selected, as at B = 1 for most of the sub-steps
+            return
         verb = state.verb[idx]
         moving = idx[verb == VERB.MOVE]
         seat = state.current_player[moving]
@@ -504,6 +510,8 @@ class CairoGame(Game[CairoState]):
 
     def _place_stall(self, state: CairoState, idx: np.ndarray, owner: np.ndarray) -> None:
         """Put the pending stall (colour, target, target_entrance) on the board for ``owner``."""
+        if not idx.size:  # nothing selected, as at B = 1 for most of the sub-steps
+            return
         colour = state.colour[idx]
         group = owner * NUM_COLOURS + colour
         state.tile[idx, state.target[idx]] = group
@@ -514,6 +522,8 @@ class CairoGame(Game[CairoState]):
 
     def _start_payment(self, state: CairoState, idx: np.ndarray) -> None:
         """§5.4 payment: pay in full when rich enough in the colour, else start D9."""
+        if not idx.size:  # nothing selected, as at B = 1 for most of the sub-steps
+            return
         seat = state.current_player[idx]
         colour = state.colour[idx]
         cost = state.group_size[idx, seat, colour].astype(np.int16) + 1
@@ -546,6 +556,8 @@ class CairoGame(Game[CairoState]):
 
     def _resolve_expansion(self, state: CairoState, idx: np.ndarray) -> None:
         """Place the paid expansion, score it and its medals (§5.4 effects, §5.5)."""
+        if not idx.size:  # nothing selected, as at B = 1 for most of the sub-steps
+            return
         seat = state.current_player[idx]
         colour = state.colour[idx].astype(np.intp)
         state.tile[idx, state.target[idx]] = seat * NUM_COLOURS + colour
@@ -620,6 +632,8 @@ class CairoGame(Game[CairoState]):
 
     def _refill_display(self, state: CairoState, idx: np.ndarray) -> None:
         """Chance (§5.8.3): fill empty display slots in slot order from the draw pile."""
+        if not idx.size:  # nothing selected, as at B = 1 for most of the sub-steps
+            return
         empty = state.display[idx] < 0  # filling one slot never empties another
         for slot in np.flatnonzero(empty.any(axis=0)).tolist():
             rows = idx[empty[:, slot]]
@@ -627,6 +641,8 @@ class CairoGame(Game[CairoState]):
 
     def _take_top(self, state: CairoState, idx: np.ndarray) -> np.ndarray:
         """Take the top card of the draw pile, reshuffling per R27; -1 where none is left."""
+        if not idx.size:
+            return np.zeros(0, dtype=state.deck.dtype)
         discarded = state.discard[idx].sum(axis=1) > 0
         self._reshuffle(state, idx[(state.deck_size[idx] == 0) & discarded])
         size = state.deck_size[idx].astype(np.intp)
