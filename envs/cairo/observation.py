@@ -251,8 +251,12 @@ class Observer:
             me = np.broadcast_to(me, (num,))
         if num == 1:  # one seat for all rows: the cheaper path below
             me = me.reshape(())
-        source = np.concatenate([a.reshape(num, -1) for a in self._sources(state)], axis=1,
-                                dtype=np.float32)
+        if num == 1:  # the same values in the same order; flat pieces join faster
+            source = np.concatenate([a.ravel() for a in self._sources(state)],
+                                    dtype=np.float32).reshape(1, -1)
+        else:
+            source = np.concatenate([a.reshape(num, -1) for a in self._sources(state)], axis=1,
+                                    dtype=np.float32)
         if me.ndim:  # the rows of each observer seat read the same columns
             value = np.empty((num, self._column.shape[1]), dtype=np.float32)
             one_hot = np.empty_like(value)
