@@ -9,6 +9,7 @@ it, a card mode only if its fee (and, for an expansion, the cost after it) can b
 from __future__ import annotations
 
 import dataclasses
+import functools
 
 import numpy as np
 
@@ -175,13 +176,26 @@ class Board:
         self.free = ~self.occupied & (self.entrance < 0) & ~self.customers  # §5.1 free cell
         self.walk = MARKET & ~self.occupied  # §5.1 walkable cell
         self.targets = self.customers | (self.entrance >= 0)  # the set K of §9.2
-        self.tile_near = any_neighbour(self.occupied)  # some tile is orthogonally adjacent
-        # A direction whose neighbour is a free market cell can hold an entrance.
-        self.entrance_free = neighbour_planes(self.free & MARKET)  # (R, 182, 4)
-        self.tile_colour = _TILE_COLOUR[self.tile]  # -1 where no tile
 
         self._reach: Reachability | None = None
         self._placed: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+
+    # Derived on first use: an expansion analysis needs no stall facts, a stall no colours.
+    @functools.cached_property
+    def tile_near(self) -> np.ndarray:
+        """(R, 182) bool: some tile is orthogonally adjacent."""
+        return any_neighbour(self.occupied)
+
+    @functools.cached_property
+    def entrance_free(self) -> np.ndarray:
+        """(R, 182, 4) bool: the neighbour in the direction is a free market cell, where an
+        entrance can go."""
+        return neighbour_planes(self.free & MARKET)
+
+    @functools.cached_property
+    def tile_colour(self) -> np.ndarray:
+        """(R, 182) int8: colour of the tile on the cell, -1 where none."""
+        return _TILE_COLOUR[self.tile]
 
     def placement_reach(self, candidates: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """``Reachability.placements`` on this board: (safe (R, 182), connected (R, 182, 4)).
@@ -255,11 +269,12 @@ def main_stall_sections(stall_cell: np.ndarray) -> np.ndarray:
 
 def stall_counts(stall_cell: np.ndarray) -> np.ndarray:
     """(R, 9) int: main stalls per section (for the setup limit, §5.9.1)."""
-    rows = np.nonzero(stall_cell >= 0)[0]
-    sections = SECTION[stall_cell[stall_cell >= 0]]
-    out = np.zeros((stall_cell.shape[0], NUM_SECTIONS), dtype=np.int32)
-    np.add.at(out, (rows, sections), 1)
-    return out
+    placed = stall_cell >= 0
+    rows = np.nonzero(placed)[0]
+    slots = rows * NUM_SECTIONS + SECTION[stall_cell[placed]]  # one bincount, not add.at
+    num = stall_cell.shape[0]
+    counts = np.bincount(slots, minlength=num * NUM_SECTIONS)
+    return counts.reshape(num, NUM_SECTIONS).astype(np.int32)
 
 
 # ---------------------------------------------------------------- cards and money (§5.2, §5.4)
