@@ -42,34 +42,6 @@ def _neighbour_table() -> np.ndarray:
 NEIGHBOURS = _neighbour_table()  # (182, 4) intp
 
 
-def _local_ok_table() -> np.ndarray:
-    """For each 8-bit ring pattern: do the walkable orthogonal neighbours stay connected?
-
-    Consecutive ring cells are orthogonally adjacent, so two walkable orthogonal neighbours of
-    a cell stay connected without it when they lie on one run of walkable ring cells.
-    """
-    table = np.zeros(256, dtype=bool)
-    for code in range(256):
-        bits = [(code >> i) & 1 for i in range(8)]
-        if all(bits):
-            table[code] = True
-            continue
-        start = bits.index(0)
-        run_of = [-1] * 8
-        run = 0
-        for j in range(1, 9):
-            i = (start + j) % 8
-            if bits[i]:
-                run_of[i] = run
-            else:
-                run += 1
-        runs = {run_of[i] for i in (0, 2, 4, 6) if bits[i]}
-        table[code] = len(runs) <= 1
-    return table
-
-
-LOCAL_OK = _local_ok_table()  # (256,) bool
-
 # ---------------------------------------------------------------- bitboards
 NUM_WORDS = 4
 _BIT_INDEX = np.array(
@@ -253,33 +225,10 @@ def any_direction(planes: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(planes).view(np.uint32)[..., 0] != 0
 
 
-def ring_codes(mask: np.ndarray) -> np.ndarray:
-    """(M, 182) uint8: bit i set when ring cell i (N, NE, E, ..., NW) is set in ``mask``."""
-    grid = _padded(mask.view(np.uint8))
-    out = np.zeros((mask.shape[0], HEIGHT, WIDTH), dtype=np.uint8)
-    for i, (dx, dy) in enumerate(_RING_STEPS):
-        out |= _shifted(grid, dx, dy) << np.uint8(i)
-    return out.reshape(mask.shape[0], NUM_CELLS)
-
-
 _CELL_BITS = _BIT_INDEX.tolist()  # bit of each cell in a Python-int board
 _CELL_OF_BIT = dict(zip(_CELL_BITS, range(NUM_CELLS), strict=True))
 # Bits of the N, E, S, W neighbours of every cell, -1 off the grid.
 _NEAR_BITS = [[_CELL_BITS[n] if n != OUTSIDE else -1 for n in row] for row in NEIGHBOURS.tolist()]
-
-
-def _shifted_ints(boards: list[int], steps: tuple[tuple[int, int], ...]) -> np.ndarray:
-    """(S, M, 182) bool: the value at (x + dx, y + dy) of each cell, for each step (dx, dy),
-    of Python-int boards (False off the grid).
-
-    A shifted-out cell lands on a bit that holds no cell (columns 14 and 15, rows past 12)
-    or falls off the end, so it reads as False as the grid's border does.
-    """
-    shifted = []
-    for dx, dy in steps:
-        shift = dx + 16 * dy
-        shifted.extend(b >> shift if shift >= 0 else b << -shift for b in boards)
-    return unpack(from_ints(shifted)).reshape(len(steps), len(boards), NUM_CELLS)
 
 
 # ---------------------------------------------------------------- reachability (§5.1, §9.2)
@@ -326,10 +275,48 @@ def _cut_test(walk: int, goal: int, cell: int) -> tuple[bool, list[bool]] | None
 
 
 def _ring_int(board: int, step: int) -> int:
-    """The value of ``board`` at ring cell ``step`` (``_RING_STEPS``) of every cell."""
+    """The value of ``board`` at ring cell ``step`` (``_RING_STEPS``) of every cell.
+
+    A shifted-out cell lands on a bit that holds no cell (columns 14 and 15, rows past 12)
+    or falls off the end, so it reads as False, as off the grid.
+    """
     dx, dy = _RING_STEPS[step]
     shift = dx + 16 * dy
     return board >> shift if shift >= 0 else board << -shift
+
+
+def _ring_words(flat: np.ndarray, step: int) -> np.ndarray:
+    """``_ring_int`` of bitboards laid end to end as (M * 4,) uint64 words.
+
+    Each 256-bit shift carries across words; across a boundary between two boards it reads
+    rows 14 and 15 (never set) or writes there, where the cells' masks clear it.
+    """
+    dx, dy = _RING_STEPS[step]
+    shift = dx + 16 * dy
+    if shift >= 0:
+        out = flat >> np.uint64(shift)
+        out[:-1] |= flat[1:] << np.uint64(64 - shift)
+    else:
+        out = flat << np.uint64(-shift)
+        out[1:] |= flat[:-1] >> np.uint64(64 + shift)
+    return out
+
+
+def _ring_cut(ring: list) -> int | np.ndarray:
+    """The cells whose walkable orthogonal neighbours do not all stay linked around their
+    8-cell ring, from the ring values (N, NE, E, ..., NW) of every cell as boards.
+
+    Consecutive ring cells are orthogonally adjacent, so two walkable orthogonal neighbours
+    stay linked without the cell when the diagonal cell between them is walkable too. The
+    walkable orthogonal neighbours thus form arcs on the ring; an arc starts at one not linked
+    to the one before it, and the ring fails when two or more arcs start. Only such cells can
+    split the walkable cells around them.
+    """
+    orth, diagonal = ring[0::2], ring[1::2]  # N, E, S, W and NE, SE, SW, NW
+    linked = [orth[i] & diagonal[i] & orth[(i + 1) % 4] for i in range(4)]
+    starts = [orth[i] & ~linked[i - 1] for i in range(4)]
+    return ((starts[0] | starts[1]) & (starts[2] | starts[3]) | starts[0] & starts[1]
+            | starts[2] & starts[3])
 
 
 @functools.lru_cache(maxsize=1 << 10)
@@ -356,20 +343,8 @@ def _goal_component(walk: int, goal: int) -> int:
 
 @functools.lru_cache(maxsize=1 << 10)
 def _locally_cut(walk: int) -> int:
-    """The cells whose walkable orthogonal neighbours do not all stay linked around their
-    8-cell ring (``LOCAL_OK`` false), for all cells of one Python-int board at once
-    (memoised like ``_walk_components``).
-
-    The walkable orthogonal neighbours form arcs on the ring (two neighbours are linked
-    through the diagonal cell between them); an arc starts at a walkable neighbour not linked
-    to the one before it, and the ring fails when two or more arcs start.
-    """
-    ring = [_ring_int(walk, step) for step in range(len(_RING_STEPS))]
-    orth, diagonal = ring[0::2], ring[1::2]  # N, E, S, W and NE, SE, SW, NW
-    linked = [orth[i] & diagonal[i] & orth[(i + 1) % 4] for i in range(4)]
-    starts = [orth[i] & ~linked[i - 1] for i in range(4)]
-    return ((starts[0] | starts[1]) & (starts[2] | starts[3]) | starts[0] & starts[1]
-            | starts[2] & starts[3])
+    """``_ring_cut`` of one Python-int board (memoised like ``_walk_components``)."""
+    return _ring_cut([_ring_int(walk, step) for step in range(len(_RING_STEPS))])
 
 
 def placements_int(walk: int, goal: int, candidates: int) -> tuple[int, list[int]]:
@@ -416,16 +391,18 @@ class Reachability:
             components = [_goal_component(w, t) for t, w in zip(goals, walks, strict=True)]
             self._ints = walks, goals, components
             self.component = unpack(from_ints(components))
-            codes = _shifted_ints(walks, _RING_STEPS).reshape(len(_RING_STEPS), -1)
-            codes = np.packbits(codes, axis=0, bitorder="little").reshape(walk.shape)
+            # A cell outside K's component, or whose walkable neighbours stay linked around
+            # it, cannot split K; only the rest needs a flood fill of its own.
+            self.suspect = unpack(from_ints([component & _locally_cut(w) for component, w
+                                             in zip(components, walks, strict=True)]))
         else:
             self.walk_bits = pack(walk)
             self.target_bits = pack(targets)
-            self.component = unpack(flood(self.target_bits, self.walk_bits))  # K's component
-            codes = ring_codes(walk)
-        # A cell outside K's component, or whose walkable neighbours stay linked around it,
-        # cannot split K; only the rest needs a flood fill of its own.
-        self.suspect = self.component & ~LOCAL_OK[codes]
+            component = flood(self.target_bits, self.walk_bits)  # K's component
+            self.component = unpack(component)
+            flat = self.walk_bits.reshape(-1)
+            ring = [_ring_words(flat, step) for step in range(len(_RING_STEPS))]
+            self.suspect = unpack(component & _ring_cut(ring).reshape(component.shape))
 
     def placements(self, candidates: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Effect of one tile on each candidate cell (free cells: no customer or entrance).
