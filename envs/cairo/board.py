@@ -16,6 +16,8 @@ fill of their own.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from envs.cairo.data import DIRECTIONS, HEIGHT, NUM_CELLS, WIDTH
@@ -40,34 +42,6 @@ def _neighbour_table() -> np.ndarray:
 NEIGHBOURS = _neighbour_table()  # (182, 4) intp
 
 
-def _local_ok_table() -> np.ndarray:
-    """For each 8-bit ring pattern: do the walkable orthogonal neighbours stay connected?
-
-    Consecutive ring cells are orthogonally adjacent, so two walkable orthogonal neighbours of
-    a cell stay connected without it when they lie on one run of walkable ring cells.
-    """
-    table = np.zeros(256, dtype=bool)
-    for code in range(256):
-        bits = [(code >> i) & 1 for i in range(8)]
-        if all(bits):
-            table[code] = True
-            continue
-        start = bits.index(0)
-        run_of = [-1] * 8
-        run = 0
-        for j in range(1, 9):
-            i = (start + j) % 8
-            if bits[i]:
-                run_of[i] = run
-            else:
-                run += 1
-        runs = {run_of[i] for i in (0, 2, 4, 6) if bits[i]}
-        table[code] = len(runs) <= 1
-    return table
-
-
-LOCAL_OK = _local_ok_table()  # (256,) bool
-
 # ---------------------------------------------------------------- bitboards
 NUM_WORDS = 4
 _BIT_INDEX = np.array(
@@ -88,17 +62,28 @@ def pack(mask: np.ndarray) -> np.ndarray:
 def unpack(boards: np.ndarray) -> np.ndarray:
     """(M, 4) uint64 bitboards -> (M, 182) bool."""
     bits = np.unpackbits(np.ascontiguousarray(boards).view(np.uint8), axis=1, bitorder="little")
-    return bits[:, _BIT_INDEX].astype(bool)
+    return bits[:, _BIT_INDEX].view(bool)  # 0 and 1 bytes: a bool view, no copy
 
 
 def dilate(boards: np.ndarray, walk: np.ndarray) -> np.ndarray:
-    """One 4-neighbour growth step of (M, 4) bitboards, kept inside ``walk``."""
-    grown = boards | (boards << np.uint64(1)) | (boards >> np.uint64(1))
-    grown |= boards << np.uint64(16)
-    grown[:, 1:] |= boards[:, :-1] >> np.uint64(48)
-    grown |= boards >> np.uint64(16)
-    grown[:, :-1] |= boards[:, 1:] << np.uint64(48)
-    return grown & walk
+    """One 4-neighbour growth step of (M, 4) bitboards, kept inside ``walk``.
+
+    The row carries between words run over the boards laid end to end, so that every NumPy
+    call is one contiguous loop rather than M short ones. Across a boundary between two
+    boards, the first carry moves row 15 of one (never set: boards hold cell bits only) into
+    row 0 of the next, and the second moves row 0 of the next into row 15, which ``walk``
+    clears.
+    """
+    flat = np.ascontiguousarray(boards).reshape(-1)
+    grown = flat << np.uint64(1)
+    grown |= flat
+    grown |= flat >> np.uint64(1)
+    grown |= flat << np.uint64(16)
+    grown |= flat >> np.uint64(16)
+    grown[1:] |= flat[:-1] >> np.uint64(48)
+    grown[:-1] |= flat[1:] << np.uint64(48)
+    grown &= np.ascontiguousarray(walk).reshape(-1)
+    return grown.reshape(boards.shape)
 
 
 # Up to this many boards, growth runs on Python integers (one 256-bit int per board, the
@@ -125,22 +110,42 @@ def mask_ints(mask: np.ndarray) -> list[int]:
     return [int.from_bytes(raw[i : i + size], "little") for i in range(0, len(raw), size)]
 
 
+CELLS_INT = mask_ints(np.ones((1, NUM_CELLS), dtype=bool))[0]  # every cell's bit
+
+
+def any_neighbour_int(board: int) -> int:
+    """``any_neighbour`` of one Python-int board."""
+    return (board << 1 | board >> 1 | board << 16 | board >> 16) & CELLS_INT
+
+
+def neighbour_int(board: int, direction: int) -> int:
+    """Plane ``direction`` of ``neighbour_planes`` for one Python-int board."""
+    dx, dy = DIRECTIONS[direction]
+    shift = dx + 16 * dy
+    return (board >> shift if shift >= 0 else board << -shift) & CELLS_INT
+
+
 def from_ints(values: list[int]) -> np.ndarray:
     """M Python ints (256-bit) -> (M, 4) uint64 bitboards (a fresh, writable array)."""
     raw = bytearray(b"".join(v.to_bytes(32, "little") for v in values))
     return np.frombuffer(raw, dtype="<u8").reshape(len(values), NUM_WORDS)
 
 
-def _grow_int(current: int, walk: int, steps: int | None) -> int:
-    """``steps`` dilations of one integer board inside ``walk`` (None: to the fixed point)."""
-    if steps is None:
-        while True:
-            grown = (current | current << 1 | current >> 1 | current << 16 | current >> 16) & walk
-            if grown == current:
-                return current
-            current = grown
-    for _ in range(steps):
-        current = (current | current << 1 | current >> 1 | current << 16 | current >> 16) & walk
+def _grow_int(current: int, walk: int, steps: int | None, until: int = 0) -> int:
+    """``steps`` dilations of one integer board inside ``walk`` (None: to the fixed point).
+
+    With ``until``, growth stops as soon as every bit of it is reached: the board is then a
+    subset of the full answer that already holds those bits, all a caller asking only about
+    them (and about bits that can never be reached) needs. A flood adds a cell every step
+    until it stops, so NUM_CELLS steps always reach the fixed point.
+    """
+    for _ in range(NUM_CELLS if steps is None else steps):
+        grown = (current | current << 1 | current >> 1 | current << 16 | current >> 16) & walk
+        if grown == current:
+            return current
+        current = grown
+        if until and current & until == until:
+            return current
     return current
 
 
@@ -203,7 +208,10 @@ def neighbour_planes(mask: np.ndarray) -> np.ndarray:
 
 
 def any_neighbour(mask: np.ndarray) -> np.ndarray:
-    """(M, 182) bool: some orthogonal neighbour of the cell is set in ``mask``."""
+    """(M, 182) bool: some orthogonal neighbour of the cell is set in ``mask``.
+
+    An unsigned integer ``mask`` gives the bitwise OR of the neighbours' values instead.
+    """
     grid = _padded(mask)
     out = _shifted(grid, *DIRECTIONS[0]).copy()
     for dx, dy in DIRECTIONS[1:]:
@@ -211,35 +219,159 @@ def any_neighbour(mask: np.ndarray) -> np.ndarray:
     return out.reshape(mask.shape[0], NUM_CELLS)
 
 
-def ring_codes(mask: np.ndarray) -> np.ndarray:
-    """(M, 182) uint8: bit i set when ring cell i (N, NE, E, ..., NW) is set in ``mask``."""
-    grid = _padded(mask.view(np.uint8))
-    out = np.zeros((mask.shape[0], HEIGHT, WIDTH), dtype=np.uint8)
-    for i, (dx, dy) in enumerate(_RING_STEPS):
-        out |= _shifted(grid, dx, dy) << np.uint8(i)
-    return out.reshape(mask.shape[0], NUM_CELLS)
+def any_direction(planes: np.ndarray) -> np.ndarray:
+    """(..., 4) bool -> (...): ``planes.any(axis=-1)``, read as one 4-byte word per cell (a
+    reduction along a short last axis costs several times more)."""
+    return np.ascontiguousarray(planes).view(np.uint32)[..., 0] != 0
 
 
 _CELL_BITS = _BIT_INDEX.tolist()  # bit of each cell in a Python-int board
+_CELL_OF_BIT = dict(zip(_CELL_BITS, range(NUM_CELLS), strict=True))
 # Bits of the N, E, S, W neighbours of every cell, -1 off the grid.
 _NEAR_BITS = [[_CELL_BITS[n] if n != OUTSIDE else -1 for n in row] for row in NEIGHBOURS.tolist()]
 
 
-def _shifted_ints(boards: list[int], steps: tuple[tuple[int, int], ...]) -> np.ndarray:
-    """(S, M, 182) bool: the value at (x + dx, y + dy) of each cell, for each step (dx, dy),
-    of Python-int boards (False off the grid).
+# ---------------------------------------------------------------- reachability (§5.1, §9.2)
+@functools.lru_cache(maxsize=1 << 13)
+def _cut_pieces(walk: int, cell: int) -> tuple[int, ...] | None:
+    """The walkable cells of a Python-int board that stay linked to the neighbours of ``cell``
+    once a tile stands on it: None when those neighbours meet again close by (nothing is cut
+    off), else one component of the board without the cell per group of linked neighbours.
+
+    A pure function of the walkable cells alone, so it is memoised: the same board comes back
+    turn after turn (a lure or a draw leaves the tiles as they are), whatever its targets.
+    """
+    walk &= ~(1 << _CELL_BITS[cell])
+    open_bits = [1 << bit for bit in _NEAR_BITS[cell] if bit >= 0 and walk >> bit & 1]
+    wanted = sum(open_bits)
+    if _grow_int(open_bits[0], walk, _NEARBY_STEPS, wanted) & wanted == wanted:
+        return None
+    pieces: list[int] = []
+    for bit in open_bits:
+        if not any(bit & piece for piece in pieces):
+            pieces.append(_grow_int(bit, walk, None))
+    return tuple(pieces)
+
+
+def _cut_test(walk: int, goal: int, cell: int) -> tuple[bool, list[bool]] | None:
+    """A tile on ``cell`` of a Python-int board: None when its walkable neighbours meet again
+    close by (nothing is cut off), else (the targets ``goal`` stay in one component, which of
+    the neighbours N, E, S, W stay connected to them).
+
+    The same detour search and flood fill from the first target as
+    ``Reachability._rejoined_nearby`` and ``Reachability.placements`` do for many boards; the
+    flood is the piece of ``_cut_pieces`` that holds the first target.
+    """
+    pieces = _cut_pieces(walk, cell)
+    if pieces is None:
+        return None
+    # The lowest bit is the first target cell: bits and cells share the row-major order.
+    first = goal & -goal
+    reached = next((piece for piece in pieces if piece & first), None)
+    if reached is None:  # the first target lies apart from the cell
+        walk &= ~(1 << _CELL_BITS[cell])
+        reached = _grow_int(first & walk, walk, None)
+    return not goal & ~reached, [bit >= 0 and bool(reached >> bit & 1) for bit in _NEAR_BITS[cell]]
+
+
+def _ring_int(board: int, step: int) -> int:
+    """The value of ``board`` at ring cell ``step`` (``_RING_STEPS``) of every cell.
 
     A shifted-out cell lands on a bit that holds no cell (columns 14 and 15, rows past 12)
-    or falls off the end, so it reads as False as the grid's border does.
+    or falls off the end, so it reads as False, as off the grid.
     """
-    shifted = []
-    for dx, dy in steps:
-        shift = dx + 16 * dy
-        shifted.extend(b >> shift if shift >= 0 else b << -shift for b in boards)
-    return unpack(from_ints(shifted)).reshape(len(steps), len(boards), NUM_CELLS)
+    dx, dy = _RING_STEPS[step]
+    shift = dx + 16 * dy
+    return board >> shift if shift >= 0 else board << -shift
 
 
-# ---------------------------------------------------------------- reachability (§5.1, §9.2)
+def _ring_words(flat: np.ndarray, step: int) -> np.ndarray:
+    """``_ring_int`` of bitboards laid end to end as (M * 4,) uint64 words.
+
+    Each 256-bit shift carries across words; across a boundary between two boards it reads
+    rows 14 and 15 (never set) or writes there, where the cells' masks clear it.
+    """
+    dx, dy = _RING_STEPS[step]
+    shift = dx + 16 * dy
+    if shift >= 0:
+        out = flat >> np.uint64(shift)
+        out[:-1] |= flat[1:] << np.uint64(64 - shift)
+    else:
+        out = flat << np.uint64(-shift)
+        out[1:] |= flat[:-1] >> np.uint64(64 + shift)
+    return out
+
+
+def _ring_cut(ring: list) -> int | np.ndarray:
+    """The cells whose walkable orthogonal neighbours do not all stay linked around their
+    8-cell ring, from the ring values (N, NE, E, ..., NW) of every cell as boards.
+
+    Consecutive ring cells are orthogonally adjacent, so two walkable orthogonal neighbours
+    stay linked without the cell when the diagonal cell between them is walkable too. The
+    walkable orthogonal neighbours thus form arcs on the ring; an arc starts at one not linked
+    to the one before it, and the ring fails when two or more arcs start. Only such cells can
+    split the walkable cells around them.
+    """
+    orth, diagonal = ring[0::2], ring[1::2]  # N, E, S, W and NE, SE, SW, NW
+    linked = [orth[i] & diagonal[i] & orth[(i + 1) % 4] for i in range(4)]
+    starts = [orth[i] & ~linked[i - 1] for i in range(4)]
+    return ((starts[0] | starts[1]) & (starts[2] | starts[3]) | starts[0] & starts[1]
+            | starts[2] & starts[3])
+
+
+@functools.lru_cache(maxsize=1 << 10)
+def _walk_components(walk: int) -> tuple[int, ...]:
+    """The connected components of the walkable cells of a Python-int board (memoised like
+    ``_cut_pieces``: it depends on the tiles alone)."""
+    components = []
+    rest = walk
+    while rest:
+        component = _grow_int(rest & -rest, walk, None)
+        components.append(component)
+        rest &= ~component
+    return tuple(components)
+
+
+def _goal_component(walk: int, goal: int) -> int:
+    """The walkable cells connected to ``goal``: ``_grow_int(goal & walk, walk, None)``."""
+    out = 0
+    for component in _walk_components(walk):
+        if component & goal:
+            out |= component
+    return out
+
+
+@functools.lru_cache(maxsize=1 << 10)
+def _locally_cut(walk: int) -> int:
+    """``_ring_cut`` of one Python-int board (memoised like ``_walk_components``)."""
+    return _ring_cut([_ring_int(walk, step) for step in range(len(_RING_STEPS))])
+
+
+def placements_int(walk: int, goal: int, candidates: int) -> tuple[int, list[int]]:
+    """``Reachability.placements`` of one Python-int board, as bitboards.
+
+    Returns:
+        The candidate cells on which a tile would split the targets ``goal``, and the planes
+        N, E, S, W of ``connected`` (only candidate cells are meaningful).
+    """
+    component = _goal_component(walk, goal)
+    connected = [neighbour_int(component, d) for d in range(4)]
+    unsafe = 0
+    suspect = candidates & component & _locally_cut(walk)
+    while suspect:
+        low = suspect & -suspect
+        suspect ^= low
+        cut = _cut_test(walk, goal, _CELL_OF_BIT[low.bit_length() - 1])
+        if cut is None:
+            continue
+        safe, near = cut
+        if not safe:
+            unsafe |= low
+        for d, reached in enumerate(near):
+            connected[d] = connected[d] | low if reached else connected[d] & ~low
+    return unsafe, connected
+
+
 class Reachability:
     """Reachability of tiles placed on candidate cells, for M boards at once.
 
@@ -256,19 +388,21 @@ class Reachability:
         self._ints = None
         if walk.shape[0] <= _FEW_BOARDS:
             walks, goals = mask_ints(walk), mask_ints(targets)
-            components = [_grow_int(t & w, w, None) for t, w in zip(goals, walks, strict=True)]
+            components = [_goal_component(w, t) for t, w in zip(goals, walks, strict=True)]
             self._ints = walks, goals, components
             self.component = unpack(from_ints(components))
-            codes = _shifted_ints(walks, _RING_STEPS).reshape(len(_RING_STEPS), -1)
-            codes = np.packbits(codes, axis=0, bitorder="little").reshape(walk.shape)
+            # A cell outside K's component, or whose walkable neighbours stay linked around
+            # it, cannot split K; only the rest needs a flood fill of its own.
+            self.suspect = unpack(from_ints([component & _locally_cut(w) for component, w
+                                             in zip(components, walks, strict=True)]))
         else:
             self.walk_bits = pack(walk)
             self.target_bits = pack(targets)
-            self.component = unpack(flood(self.target_bits, self.walk_bits))  # K's component
-            codes = ring_codes(walk)
-        # A cell outside K's component, or whose walkable neighbours stay linked around it,
-        # cannot split K; only the rest needs a flood fill of its own.
-        self.suspect = self.component & ~LOCAL_OK[codes]
+            component = flood(self.target_bits, self.walk_bits)  # K's component
+            self.component = unpack(component)
+            flat = self.walk_bits.reshape(-1)
+            ring = [_ring_words(flat, step) for step in range(len(_RING_STEPS))]
+            self.suspect = unpack(component & _ring_cut(ring).reshape(component.shape))
 
     def placements(self, candidates: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Effect of one tile on each candidate cell (free cells: no customer or entrance).
@@ -282,8 +416,7 @@ class Reachability:
         safe = np.ones(candidates.shape, dtype=bool)
         boards, cells = np.nonzero(candidates & self.suspect)
         if self._ints is not None:
-            components = self._ints[2]
-            connected = np.moveaxis(_shifted_ints(components, DIRECTIONS), 0, -1).copy()
+            connected = neighbour_planes(self.component)
             self._placements_few(boards.tolist(), cells.tolist(), safe, connected)
             return safe, connected
         connected = neighbour_planes(self.component)  # (M, 182, 4)
@@ -309,17 +442,9 @@ class Reachability:
         the same detour search and flood fill as ``_rejoined_nearby`` and ``placements``."""
         walks, goals, _ = self._ints
         for board, cell in zip(boards, cells, strict=True):
-            walk = walks[board] & ~(1 << _CELL_BITS[cell])
-            near = _NEAR_BITS[cell]
-            open_bits = [1 << bit for bit in near if bit >= 0 and walk >> bit & 1]
-            reached = _grow_int(open_bits[0], walk, _NEARBY_STEPS)
-            if all(reached & bit for bit in open_bits):
-                continue
-            goal = goals[board]
-            # The lowest bit is the first target cell: bits and cells share the row-major order.
-            reached = _grow_int(goal & -goal & walk, walk, None)
-            safe[board, cell] = not goal & ~reached
-            connected[board, cell] = [bit >= 0 and bool(reached >> bit & 1) for bit in near]
+            cut = _cut_test(walks[board], goals[board], cell)
+            if cut is not None:
+                safe[board, cell], connected[board, cell] = cut
 
     def _rejoined_nearby(self, boards: np.ndarray, cells: np.ndarray
                          ) -> tuple[np.ndarray, np.ndarray]:

@@ -83,6 +83,13 @@ VERSION = 1
 # the colour held) plus one spare for the joker fee: 1 + 1 + 1 + 3 + 12 + 1 = 19.
 MAX_DECISIONS_PER_TURN = 19
 _NONE = -1
+# D4 action blocks that open a build or a lure: (verb, action block, next decision).
+_TURN_VERBS = (
+    (VERB.NEW, ACTIONS.NEW, PHASE.STALL_CELL),
+    (VERB.EXPAND, ACTIONS.EXPAND, PHASE.EXPAND_CELL),
+    (VERB.MOVE, ACTIONS.MOVE, PHASE.STALL_CELL),
+    (VERB.LURE, ACTIONS.LURE, PHASE.LURE_TARGET),
+)
 
 
 class CairoGame(Game[CairoState]):
@@ -336,12 +343,10 @@ class CairoGame(Game[CairoState]):
         state.phase[idx[~placing]] = PHASE.CARD_MODE
 
     def _apply_turn(self, state: CairoState, idx: np.ndarray, action: np.ndarray) -> None:
-        for verb, block, phase in (
-            (VERB.NEW, ACTIONS.NEW, PHASE.STALL_CELL),
-            (VERB.EXPAND, ACTIONS.EXPAND, PHASE.EXPAND_CELL),
-            (VERB.MOVE, ACTIONS.MOVE, PHASE.STALL_CELL),
-            (VERB.LURE, ACTIONS.LURE, PHASE.LURE_TARGET),
-        ):
+        if idx.size == 1:
+            self._apply_turn_row(state, idx, int(action[0]))
+            return
+        for verb, block, phase in _TURN_VERBS:
             chosen = (action >= block.start) & (action < block.stop)
             state.verb[idx[chosen]] = verb
             state.colour[idx[chosen]] = action[chosen] - block.start
@@ -353,6 +358,23 @@ class CairoGame(Game[CairoState]):
         passing = idx[action == ACTIONS.PASS.start]
         state.dropped[passing, state.current_player[passing]] = True
         self._end_turn(state, passing)
+
+    def _apply_turn_row(self, state: CairoState, idx: np.ndarray, action: int) -> None:
+        """``_apply_turn`` of one row by scalar indexing (a fancy index costs a microsecond)."""
+        row = int(idx[0])
+        for verb, block, phase in _TURN_VERBS:
+            if block.start <= action < block.stop:
+                state.verb[row] = verb
+                state.colour[row] = action - block.start
+                state.phase[row] = phase
+                return
+        if action == ACTIONS.DRAW.start:
+            state.verb[row] = VERB.DRAW
+            state.draws_left[row] = DRAWS_PER_ACTION
+            state.phase[row] = PHASE.DRAW_SOURCE
+            return
+        state.dropped[row, state.current_player[row]] = True  # PASS
+        self._end_turn(state, idx)
 
     def _apply_expand_cell(self, state: CairoState, idx: np.ndarray, action: np.ndarray) -> None:
         state.target[idx] = action - ACTIONS.CELL.start
@@ -398,6 +420,10 @@ class CairoGame(Game[CairoState]):
 
     def _apply_lure_target(self, state: CairoState, idx: np.ndarray, action: np.ndarray) -> None:
         cells, _, cost = legality.lure_options(state, idx)
+        if idx.size == 1:
+            self._apply_lure_target_row(state, idx, int(action[0]), cells[0].tolist(),
+                                        cost[0].tolist())
+            return
         target = action - ACTIONS.CELL.start
         rows = np.arange(idx.size)
         slot = np.argmax(cells == target[:, None], axis=1)
@@ -408,6 +434,22 @@ class CairoGame(Game[CairoState]):
         state.customer[idx, off_board] = target  # the swap of §5.7 effect 3
         state.customer[idx, colour] = _NONE
         scoring.pay_lure(state, idx, seat, colour, slot)
+        self._end_turn(state, idx)
+
+    def _apply_lure_target_row(self, state: CairoState, idx: np.ndarray, action: int,
+                               cells: list[int], cost: list[int]) -> None:
+        """``_apply_lure_target`` of one row by scalar indexing, the same steps in order."""
+        row = int(idx[0])
+        target = action - ACTIONS.CELL.start
+        slot = next((k for k, cell in enumerate(cells) if cell == target), 0)
+        seat = int(state.current_player[row])
+        colour = int(state.colour[row])
+        state.barkers[row, seat] -= cost[slot]
+        customers = state.customer[row].tolist()
+        off_board = next((k for k, cell in enumerate(customers) if cell < 0), 0)
+        state.customer[row, off_board] = target  # the swap of §5.7 effect 3
+        state.customer[row, colour] = _NONE
+        scoring.pay_lure_row(state, row, seat, colour, slot)
         self._end_turn(state, idx)
 
     def _apply_draw_source(self, state: CairoState, idx: np.ndarray, action: np.ndarray) -> None:
@@ -429,6 +471,8 @@ class CairoGame(Game[CairoState]):
 
     def _after_draws(self, state: CairoState, idx: np.ndarray) -> None:
         """Hand limit (§5.8.2): discard while more than 4 stall cards, else end the turn."""
+        if not idx.size:  # nothing selected, as at B = 1 for most of the sub-steps
+            return
         seat = state.current_player[idx]
         over = state.hand[idx, seat].sum(axis=1) > HAND_LIMIT
         state.phase[idx[over]] = PHASE.DISCARD
@@ -441,6 +485,8 @@ class CairoGame(Game[CairoState]):
     # ---------------------------------------------------------------- builds (§5.3–§5.6)
     def _play_card(self, state: CairoState, idx: np.ndarray, card: np.ndarray) -> None:
         """Move one card from the acting seat's hand to the discard pile, face up."""
+        if not idx.size:  # nothing selected, as at B = 1 for most of the sub-steps
+            return
         seat = state.current_player[idx]
         state.hand[idx, seat, card] -= 1
         state.known[idx, seat, card] = np.maximum(state.known[idx, seat, card] - 1, 0)
@@ -448,6 +494,8 @@ class CairoGame(Game[CairoState]):
 
     def _finish_build(self, state: CairoState, idx: np.ndarray) -> None:
         """Cards (and fee) are paid: place or move the stall, or settle the expansion cost."""
+        if not idx.size:  # nothing selected, as at B = 1 for most of the sub-steps
+            return
         verb = state.verb[idx]
         moving = idx[verb == VERB.MOVE]
         seat = state.current_player[moving]
@@ -462,6 +510,8 @@ class CairoGame(Game[CairoState]):
 
     def _place_stall(self, state: CairoState, idx: np.ndarray, owner: np.ndarray) -> None:
         """Put the pending stall (colour, target, target_entrance) on the board for ``owner``."""
+        if not idx.size:  # nothing selected, as at B = 1 for most of the sub-steps
+            return
         colour = state.colour[idx]
         group = owner * NUM_COLOURS + colour
         state.tile[idx, state.target[idx]] = group
@@ -472,6 +522,8 @@ class CairoGame(Game[CairoState]):
 
     def _start_payment(self, state: CairoState, idx: np.ndarray) -> None:
         """§5.4 payment: pay in full when rich enough in the colour, else start D9."""
+        if not idx.size:  # nothing selected, as at B = 1 for most of the sub-steps
+            return
         seat = state.current_player[idx]
         colour = state.colour[idx]
         cost = state.group_size[idx, seat, colour].astype(np.int16) + 1
@@ -504,6 +556,8 @@ class CairoGame(Game[CairoState]):
 
     def _resolve_expansion(self, state: CairoState, idx: np.ndarray) -> None:
         """Place the paid expansion, score it and its medals (§5.4 effects, §5.5)."""
+        if not idx.size:  # nothing selected, as at B = 1 for most of the sub-steps
+            return
         seat = state.current_player[idx]
         colour = state.colour[idx].astype(np.intp)
         state.tile[idx, state.target[idx]] = seat * NUM_COLOURS + colour
@@ -513,7 +567,9 @@ class CairoGame(Game[CairoState]):
         self._end_turn(state, idx)
 
     # ---------------------------------------------------------------- turns and chance
-    def _start_turn(self, state: CairoState, idx: np.ndarray) -> None:
+    def _start_turn(self, state: CairoState, idx: np.ndarray | int) -> None:
+        if isinstance(idx, np.ndarray) and idx.size == 1:
+            idx = int(idx[0])  # scalar item assignments below, not fancy ones
         state.phase[idx] = PHASE.TURN
         state.verb[idx] = VERB.NONE
         state.colour[idx] = _NONE
@@ -527,6 +583,9 @@ class CairoGame(Game[CairoState]):
     def _end_turn(self, state: CairoState, idx: np.ndarray) -> None:
         """Refill the display, check the end trigger, then the next seat, the end or the cap."""
         if not idx.size:
+            return
+        if idx.size == 1:
+            self._end_turn_row(state, idx)
             return
         players = self.num_players
         main = idx[state.stage[idx] == STAGE.MAIN]
@@ -546,8 +605,35 @@ class CairoGame(Game[CairoState]):
         state.current_player[idx[going]] = nxt[going]
         self._start_turn(state, idx[going])
 
+    def _end_turn_row(self, state: CairoState, idx: np.ndarray) -> None:
+        """``_end_turn`` of one row in plain Python, the same steps in the same order."""
+        row = int(idx[0])
+        if state.stage[row] == STAGE.MAIN:
+            self._refill_display(state, idx)
+            supply = state.supply[row].tolist()
+            if 0 in supply or supply.count(1) >= 2:  # scoring.end_triggered
+                state.stage[row] = STAGE.FINAL
+        state.turn[row] += 1
+        players = self.num_players
+        seat = int(state.current_player[row])
+        dropped = state.dropped[row].tolist()
+        order = [(seat + 1 + k) % players for k in range(players)]
+        waiting = [q for q in order if not dropped[q]]
+        if not waiting:  # every seat has dropped out of the FINAL stage
+            state.terminated[row] = True
+            state.stage[row] = STAGE.OVER
+        elif state.turn[row] >= self.options["max_turns"]:
+            state.truncated[row] = True
+        if state.terminated[row] or state.truncated[row]:
+            state.phase[row] = PHASE.GAME_OVER
+            return
+        state.current_player[row] = waiting[0]
+        self._start_turn(state, row)
+
     def _refill_display(self, state: CairoState, idx: np.ndarray) -> None:
         """Chance (§5.8.3): fill empty display slots in slot order from the draw pile."""
+        if not idx.size:  # nothing selected, as at B = 1 for most of the sub-steps
+            return
         empty = state.display[idx] < 0  # filling one slot never empties another
         for slot in np.flatnonzero(empty.any(axis=0)).tolist():
             rows = idx[empty[:, slot]]
@@ -555,6 +641,8 @@ class CairoGame(Game[CairoState]):
 
     def _take_top(self, state: CairoState, idx: np.ndarray) -> np.ndarray:
         """Take the top card of the draw pile, reshuffling per R27; -1 where none is left."""
+        if not idx.size:
+            return np.zeros(0, dtype=state.deck.dtype)
         discarded = state.discard[idx].sum(axis=1) > 0
         self._reshuffle(state, idx[(state.deck_size[idx] == 0) & discarded])
         size = state.deck_size[idx].astype(np.intp)

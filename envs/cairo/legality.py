@@ -9,15 +9,30 @@ it, a card mode only if its fee (and, for an expansion, the cost after it) can b
 from __future__ import annotations
 
 import dataclasses
+import functools
 
 import numpy as np
 
-from envs.cairo.board import Reachability, any_neighbour, neighbour_planes, walk_distances
+from envs.cairo.board import (
+    CELLS_INT,
+    Reachability,
+    any_direction,
+    any_neighbour,
+    any_neighbour_int,
+    from_ints,
+    mask_ints,
+    neighbour_int,
+    neighbour_planes,
+    placements_int,
+    unpack,
+    walk_distances,
+)
 from envs.cairo.data import (
     JOKER_COVER,
     MARKET,
     NUM_CELLS,
     NUM_COLOURS,
+    NUM_OWNERS,
     NUM_SECTIONS,
     NUM_STANDARD_TYPES,
     PURPLE,
@@ -30,10 +45,35 @@ from envs.cairo.state import ACTIONS, CairoState, Stage, Verb
 from envs.core.game import Game
 
 _COLOURS = np.arange(NUM_COLOURS)
+_COLOURS_U8 = _COLOURS.astype(np.uint8)
 _AREA = np.stack([RESTAURANT if c == PURPLE else MARKET for c in range(NUM_COLOURS)])  # (6, 182)
 # (182, 9 * 6) float32: the cell lies in the section and in the colour's area.
 _SECTION_AREA = ((SECTION[:, None, None] == np.arange(NUM_SECTIONS)[None, :, None])
                  & _AREA.T[:, None, :]).reshape(NUM_CELLS, -1).astype(np.float32)
+
+
+def _seat_tile_codes() -> np.ndarray:
+    """(4, 1 + 30) uint16: code of each tile value + 1 (0: no tile) as seen by each seat, as
+    ``Board.seat_expansion_candidates`` reads it."""
+    table = np.zeros((NUM_OWNERS - 1, 1 + NUM_OWNERS * NUM_COLOURS), dtype=np.uint16)
+    for seat in range(NUM_OWNERS - 1):
+        for group in range(NUM_OWNERS * NUM_COLOURS):
+            owner, colour = divmod(group, NUM_COLOURS)
+            table[seat, 1 + group] = 1 << (colour if owner == seat else 8 + colour)
+    return table
+
+
+_SEAT_TILE_CODE = _seat_tile_codes()
+# Colour of each group id, index -1 (no tile) giving -1: a lookup, not an int8 division.
+_TILE_COLOUR = np.append(np.arange(NUM_OWNERS * NUM_COLOURS) % NUM_COLOURS, -1).astype(np.int8)
+# Python-int bitboards (the ``board.mask_ints`` layout) of the market, of each colour's area
+# and of each section, for the one-row turn mask.
+_MARKET_INT = mask_ints(MARKET[None])[0]
+_AREA_INTS = mask_ints(_AREA)
+_SECTION_INTS = mask_ints(SECTION[None, :] == np.arange(NUM_SECTIONS)[:, None])
+_SECTION_OF_CELL = SECTION.tolist()
+_JOKER_SECTIONS = [np.flatnonzero(row).tolist() for row in JOKER_COVER]
+_CELL_INT = mask_ints(np.eye(NUM_CELLS, dtype=bool))  # the bit of each cell
 _JOKER_COVER_INT = JOKER_COVER.astype(np.int32)
 _MOVE = int(Verb.MOVE)
 _PLACE = int(Verb.PLACE)
@@ -97,12 +137,15 @@ def _cache_store(state: CairoState, name: str, idx: np.ndarray, key: np.ndarray,
         entry = {"key": np.zeros((batch, key.shape[1]), dtype=np.uint8),
                  "ok": np.zeros(batch, dtype=bool)}
         cache[name] = entry
+    rows: np.ndarray | slice = idx
+    if idx.size == 1:  # a slice: basic indexing costs a fraction of a fancy one
+        rows = slice(int(idx[0]), int(idx[0]) + 1)
     for field, value in values.items():
         if field not in entry:
             entry[field] = np.zeros((batch, *value.shape[1:]), dtype=value.dtype)
-        entry[field][idx] = value
-    entry["key"][idx] = key
-    entry["ok"][idx] = True
+        entry[field][rows] = value
+    entry["key"][rows] = key
+    entry["ok"][rows] = True
 
 
 def _cache_hits(state: CairoState, name: str, idx: np.ndarray, key: np.ndarray
@@ -133,13 +176,26 @@ class Board:
         self.free = ~self.occupied & (self.entrance < 0) & ~self.customers  # §5.1 free cell
         self.walk = MARKET & ~self.occupied  # §5.1 walkable cell
         self.targets = self.customers | (self.entrance >= 0)  # the set K of §9.2
-        self.tile_near = any_neighbour(self.occupied)  # some tile is orthogonally adjacent
-        # A direction whose neighbour is a free market cell can hold an entrance.
-        self.entrance_free = neighbour_planes(self.free & MARKET)  # (R, 182, 4)
-        self.tile_colour = np.where(self.occupied, self.tile % NUM_COLOURS, -1)
 
         self._reach: Reachability | None = None
         self._placed: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+
+    # Derived on first use: an expansion analysis needs no stall facts, a stall no colours.
+    @functools.cached_property
+    def tile_near(self) -> np.ndarray:
+        """(R, 182) bool: some tile is orthogonally adjacent."""
+        return any_neighbour(self.occupied)
+
+    @functools.cached_property
+    def entrance_free(self) -> np.ndarray:
+        """(R, 182, 4) bool: the neighbour in the direction is a free market cell, where an
+        entrance can go."""
+        return neighbour_planes(self.free & MARKET)
+
+    @functools.cached_property
+    def tile_colour(self) -> np.ndarray:
+        """(R, 182) int8: colour of the tile on the cell, -1 where none."""
+        return _TILE_COLOUR[self.tile]
 
     def placement_reach(self, candidates: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """``Reachability.placements`` on this board: (safe (R, 182), connected (R, 182, 4)).
@@ -186,6 +242,17 @@ class Board:
         out = self.free[:, None, :] & area & near[:, 0] & ~near[:, 1]
         return out.reshape((*group.shape, NUM_CELLS))
 
+    def seat_expansion_candidates(self, seat: np.ndarray) -> np.ndarray:
+        """(R, 6, 182) bool: ``expansion_candidates`` of the six groups of ``seat`` (R,).
+
+        One neighbour pass over a 16-bit code per cell (bit c: a tile of the seat's colour c,
+        bit 8 + c: a rival tile of colour c) stands for the twelve boolean passes.
+        """
+        near = any_neighbour(_SEAT_TILE_CODE[seat[:, None], self.tile + 1])
+        ok = (near & ~(near >> 8)).astype(np.uint8)  # own group near, no rival
+        out = (ok[:, None, :] >> _COLOURS_U8[:, None]) & 1
+        return out.view(bool) & self.free[:, None, :] & _AREA
+
 
 def main_stall_sections(stall_cell: np.ndarray) -> np.ndarray:
     """(R, 9, 6) bool: the section holds a main stall of the colour (any owner).
@@ -202,11 +269,12 @@ def main_stall_sections(stall_cell: np.ndarray) -> np.ndarray:
 
 def stall_counts(stall_cell: np.ndarray) -> np.ndarray:
     """(R, 9) int: main stalls per section (for the setup limit, §5.9.1)."""
-    rows = np.nonzero(stall_cell >= 0)[0]
-    sections = SECTION[stall_cell[stall_cell >= 0]]
-    out = np.zeros((stall_cell.shape[0], NUM_SECTIONS), dtype=np.int32)
-    np.add.at(out, (rows, sections), 1)
-    return out
+    placed = stall_cell >= 0
+    rows = np.nonzero(placed)[0]
+    slots = rows * NUM_SECTIONS + SECTION[stall_cell[placed]]  # one bincount, not add.at
+    num = stall_cell.shape[0]
+    counts = np.bincount(slots, minlength=num * NUM_SECTIONS)
+    return counts.reshape(num, NUM_SECTIONS).astype(np.int32)
 
 
 # ---------------------------------------------------------------- cards and money (§5.2, §5.4)
@@ -453,7 +521,7 @@ def place_colour_mask(state: CairoState, idx: np.ndarray) -> np.ndarray:
     sections_ok = stall_counts(stalls) < SETUP_SECTION_LIMIT
     unplaced = state.stall_cell[idx, seat] < 0
     candidates = sections_ok[:, SECTION] & unplaced.any(axis=1)[:, None]
-    cells = _stall_directions(state, idx, candidates).any(axis=2)
+    cells = any_direction(_stall_directions(state, idx, candidates))
     return unplaced & _stall_colours(cells, main_stall_sections(stalls))
 
 
@@ -517,6 +585,8 @@ def lure_options(state: CairoState, idx: np.ndarray) -> tuple[np.ndarray, np.nda
 def _lure_options(state: CairoState, idx: np.ndarray) -> tuple[np.ndarray, np.ndarray,
                                                                 np.ndarray]:
     """``lure_options`` computed afresh."""
+    if idx.size == 1:
+        return _lure_options_row(state, idx)
     seat = state.current_player[idx].astype(np.intp)
     colour = state.colour[idx].astype(np.intp)
     cells = state.entrance_cell[idx, :, colour]  # (R, 5)
@@ -529,6 +599,24 @@ def _lure_options(state: CairoState, idx: np.ndarray) -> tuple[np.ndarray, np.nd
     cost = nearer.sum(axis=2)
     legal = valid & (cost <= state.barkers[idx, seat][:, None])
     return cells, legal, cost
+
+
+def _lure_options_row(state: CairoState, idx: np.ndarray) -> tuple[np.ndarray, np.ndarray,
+                                                                    np.ndarray]:
+    """``_lure_options`` of one row, the candidate bookkeeping on lists."""
+    row = int(idx[0])
+    colour = int(state.colour[row])
+    cells = state.entrance_cell[idx, :, colour]  # (1, 5)
+    customers = set(state.customer[row].tolist())
+    valid = [cell >= 0 and cell not in customers for cell in cells[0].tolist()]
+    board_walk = MARKET & (state.tile[idx] < 0)
+    dist = walk_distances(board_walk, state.customer[idx, colour], cells,
+                          np.array([valid]))[0].tolist()
+    valid = [ok and d >= 0 for ok, d in zip(valid, dist, strict=True)]
+    cost = [sum(1 for ok, d in zip(valid, dist, strict=True) if ok and d < mine) for mine in dist]
+    barkers = int(state.barkers[row, state.current_player[row]])
+    legal = [ok and c <= barkers for ok, c in zip(valid, cost, strict=True)]
+    return cells, np.array([legal]), np.array([cost], dtype=np.intp)
 
 
 def lure_available(state: CairoState, idx: np.ndarray, customers: np.ndarray | None = None
@@ -552,6 +640,8 @@ def turn_mask(state: CairoState, idx: np.ndarray, move_requires_blocked: bool) -
     seat; each movable stall gets a board of its own with the stall lifted.
     """
     num = len(idx)
+    if num == 1:
+        return _turn_mask_row(state, idx, move_requires_blocked)
     out = np.zeros((num, ACTIONS.size), dtype=bool)
     seat, hand, money = seat_cards(state, idx)
     customers = customer_cells(state, idx)
@@ -564,13 +654,12 @@ def turn_mask(state: CairoState, idx: np.ndarray, move_requires_blocked: bool) -
     # decisions of a new stall.
     new_candidates = cover_new[:, SECTION] & unplaced.any(axis=1)[:, None]
     colours = _COLOURS[None, :].repeat(num, axis=0)  # broadcast_to costs ~10 µs
-    expand_candidates = board.expansion_candidates(
-        seat[:, None] * NUM_COLOURS + colours) & (size > 0)[:, :, None]  # (R, 6, 182)
+    expand_candidates = board.seat_expansion_candidates(seat) & (size > 0)[:, :, None]
     # One reachability pass over the new-stall and the expansion cells together.
     board.placement_reach(board.stall_cells(new_candidates) | expand_candidates.any(axis=1))
     new_dirs = board.stall_directions(new_candidates)
     main_sec = main_stall_sections(state.stall_cell[idx])
-    new_ok = unplaced & _stall_colours(new_dirs.any(axis=2), main_sec)
+    new_ok = unplaced & _stall_colours(any_direction(new_dirs), main_sec)
     safe, _ = board.placement_reach(expand_candidates.any(axis=1))
     expand_cells = expand_candidates & safe[:, None, :]
     cover = expansion_cover(hand, money, colours, size + 1)  # (R, 6, 9)
@@ -596,4 +685,135 @@ def turn_mask(state: CairoState, idx: np.ndarray, move_requires_blocked: bool) -
     out[:, ACTIONS.LURE.start:ACTIONS.LURE.stop] = lure_ok
     out[:, ACTIONS.DRAW.start] = main
     out[:, ACTIONS.PASS.start] = ~main
+    return out
+
+
+def _sections_int(sections: list[bool]) -> int:
+    """The bitboard of the cells of the flagged sections (9 flags)."""
+    out = 0
+    for section, flagged in enumerate(sections):
+        if flagged:
+            out |= _SECTION_INTS[section]
+    return out
+
+
+def _affordable_int(h: int, others: int, n: int) -> bool:
+    """``affordable`` for plain ints."""
+    return h >= 1 and others >= 2 * (n - min(n, h))
+
+
+def _turn_mask_row(state: CairoState, idx: np.ndarray, move_requires_blocked: bool
+                   ) -> np.ndarray:
+    """``turn_mask`` of one row: the same analysis with the board as Python-int bitboards and
+    the seat's cards, money and groups as lists, a handful of NumPy calls instead of some
+    three hundred. It stores the same cache entries."""
+    row = int(idx[0])
+    seat = int(state.current_player[row])
+    groups = [0] * (NUM_OWNERS * NUM_COLOURS)
+    tiles = state.tile[row]
+    cells = np.flatnonzero(tiles >= 0)
+    occupied = 0
+    for cell, group in zip(cells.tolist(), tiles[cells].tolist(), strict=True):
+        groups[group] |= _CELL_INT[cell]
+        occupied |= _CELL_INT[cell]
+    entrance_bits = 0
+    for cell in np.flatnonzero(state.entrance[row] >= 0).tolist():
+        entrance_bits |= _CELL_INT[cell]
+    customer_cells_row = state.customer[row].tolist()
+    customer_bits = 0
+    for cell in customer_cells_row:
+        if cell >= 0:
+            customer_bits |= _CELL_INT[cell]
+    free = CELLS_INT & ~occupied & ~entrance_bits & ~customer_bits
+    hand = state.hand[row, seat].tolist()
+    money = state.money[row, seat].tolist()
+    size = state.group_size[row, seat].tolist()
+    stalls = state.stall_cell[row].tolist()  # (5, 6)
+    unplaced = [cell < 0 for cell in stalls[seat]]
+    total = sum(money)
+
+    three = sum(hand) >= THREE_CARDS
+    held = [hand[section] > 0 or three for section in range(NUM_SECTIONS)]
+    joker = [False] * NUM_SECTIONS
+    for j, sections in enumerate(_JOKER_SECTIONS):
+        if hand[NUM_STANDARD_TYPES + j] > 0:
+            for section in sections:
+                joker[section] = True
+
+    def coverage_flags(fee_ok: bool) -> list[bool]:  # coverage of one row
+        return [h or (j and fee_ok) for h, j in zip(held, joker, strict=True)]
+
+    cover_new = coverage_flags(total >= 1)
+    covered = [_sections_int(coverage_flags(fee_ok)) for fee_ok in (False, True)]
+    new_candidates = _sections_int(cover_new) if any(unplaced) else 0
+    stall_cells = new_candidates & free & ~any_neighbour_int(occupied)
+    expand_candidates = []  # Board.seat_expansion_candidates, colour by colour
+    for colour in range(NUM_COLOURS):
+        rival = 0
+        for owner in range(NUM_OWNERS):
+            if owner != seat:
+                rival |= groups[owner * NUM_COLOURS + colour]
+        own_near = any_neighbour_int(groups[seat * NUM_COLOURS + colour])
+        cells = free & _AREA_INTS[colour] & own_near & ~any_neighbour_int(rival)
+        expand_candidates.append(cells if size[colour] > 0 else 0)
+    expandable = 0
+    for cells in expand_candidates:
+        expandable |= cells
+
+    # One reachability pass over the new-stall and the expansion cells together.
+    walk = _MARKET_INT & ~occupied
+    unsafe, linked = placements_int(walk, customer_bits | entrance_bits, stall_cells | expandable)
+    entrance_free = free & _MARKET_INT
+    new_cells = stall_cells & ~unsafe
+    dirs = [new_cells & linked[d] & neighbour_int(entrance_free, d) for d in range(4)]
+    reachable = dirs[0] | dirs[1] | dirs[2] | dirs[3]
+    main_sec = [[False] * NUM_COLOURS for _ in range(NUM_SECTIONS)]
+    for owner_cells in stalls:
+        for colour, cell in enumerate(owner_cells):
+            if cell >= 0:
+                main_sec[_SECTION_OF_CELL[cell]][colour] = True
+    new_ok = [unplaced[c] and bool(reachable & _AREA_INTS[c] & _sections_int(
+        [not main_sec[section][c] for section in range(NUM_SECTIONS)])) for c in range(NUM_COLOURS)]
+
+    expand_cells, expand = [], []
+    for colour in range(NUM_COLOURS):
+        cells = expand_candidates[colour] & ~unsafe
+        expand_cells.append(cells)
+        h, others, cost = money[colour], total - money[colour], size[colour] + 1
+        if cells and _affordable_int(h, others, cost):  # expansion_cover
+            fee_ok = _affordable_int(h - 1, others, cost) or _affordable_int(h, others - 1, cost)
+            cells &= covered[fee_ok]
+        else:
+            cells = 0
+        expand.append(cells)
+    bits = unpack(from_ints([new_candidates, *dirs, *expand]))  # (1 + 4 + 6, 182)
+    turn_key = _turn_fingerprint(state, idx)
+    _cache_store(state, "stalls", idx, turn_key[:, :_board_width(state)],
+                 candidates=bits[0:1], dirs=bits[1:5].T[None])
+    _cache_store(state, "turn", idx, turn_key, expand=bits[None, 5:])
+
+    supply = state.supply[row].tolist()
+    expand_ok = [bool(expand[c]) and size[c] > 0 and supply[c] > 0 for c in range(NUM_COLOURS)]
+    movable = [c for c in range(NUM_COLOURS) if size[c] == 1
+               and not (move_requires_blocked and expand_cells[c])]
+    move_ok = [False] * NUM_COLOURS
+    if movable:
+        count = len(movable)
+        dest = move_destinations(state, idx.repeat(count), np.full(count, seat, dtype=np.intp),
+                                 np.array(movable, dtype=np.intp), np.array([cover_new] * count))
+        for colour, ok in zip(movable, any_direction(dest).any(axis=1).tolist(), strict=True):
+            move_ok[colour] = ok
+    out = np.zeros((1, ACTIONS.size), dtype=bool)
+    out[0, ACTIONS.NEW.start:ACTIONS.NEW.stop] = new_ok
+    out[0, ACTIONS.EXPAND.start:ACTIONS.EXPAND.stop] = expand_ok
+    out[0, ACTIONS.MOVE.start:ACTIONS.MOVE.stop] = move_ok
+    if state.stage[row] == _MAIN:  # lure_available
+        entrances = state.entrance_cell[row].tolist()  # (5, 6)
+        out[0, ACTIONS.LURE.start:ACTIONS.LURE.stop] = [
+            customer_cells_row[c] >= 0 and any(
+                owner[c] >= 0 and owner[c] not in customer_cells_row for owner in entrances)
+            for c in range(NUM_COLOURS)]
+        out[0, ACTIONS.DRAW.start] = True
+    else:
+        out[0, ACTIONS.PASS.start] = True
     return out

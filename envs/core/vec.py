@@ -10,6 +10,7 @@ reproducible.
 
 from __future__ import annotations
 
+import mmap
 from typing import Any
 
 import numpy as np
@@ -17,6 +18,19 @@ from gymnasium import spaces
 
 from envs.core.game import Game
 from envs.core.state import BatchState
+
+
+def _fresh_zeros(shape: tuple[int, ...]) -> np.ndarray:
+    """A new, writable float32 array of zeros from an anonymous memory map.
+
+    ``np.zeros`` of a few tens of MB (the final observations at B = 1024) comes from the heap
+    once the allocator has raised its threshold for memory maps, and is then cleared byte by
+    byte on every step; the kernel hands out a map's pages already zeroed, and only the pages
+    of the rows that are written are ever touched.
+    """
+    count = int(np.prod(shape))
+    pages = mmap.mmap(-1, max(count * np.dtype(np.float32).itemsize, 1))
+    return np.frombuffer(pages, dtype=np.float32, count=count).reshape(shape)
 
 
 class VecGameEnv:
@@ -77,8 +91,7 @@ class VecGameEnv:
         rewards = state.rewards.copy()
         terminated, truncated = state.terminated.copy(), state.truncated.copy()
         done = terminated | truncated
-        final_obs = np.zeros((self.num_envs, self.num_players, *self.game.observation_shape),
-                             dtype=np.float32)
+        final_obs = _fresh_zeros((self.num_envs, self.num_players, *self.game.observation_shape))
         final_scores = np.zeros((self.num_envs, self.num_players), dtype=np.float64)
         if done.any():
             rows = np.flatnonzero(done)

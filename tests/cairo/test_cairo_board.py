@@ -11,8 +11,12 @@ from envs.cairo.board import (
     NEIGHBOURS,
     OUTSIDE,
     Reachability,
+    _ring_cut,
     flood,
+    from_ints,
+    mask_ints,
     pack,
+    placements_int,
     unpack,
     walk_distances,
 )
@@ -133,7 +137,8 @@ def test_walk_distances_match_breadth_first_search():
 
 
 def test_reachability_few_boards_path_matches_many():
-    """The Python-int path for a few boards answers as the bitboard path for many does."""
+    """The Python-int paths for a few boards and for one board (``placements_int``, with its
+    bit-parallel ring test) answer as the bitboard path for many does."""
     rng = np.random.default_rng(7)
     boards = [_random_board(rng) for _ in range(20)]
     walk = np.stack([b[0] for b in boards])
@@ -147,3 +152,34 @@ def test_reachability_few_boards_path_matches_many():
         one_safe, one_connected = few.placements(candidates[m : m + 1])
         assert np.array_equal(one_safe[0], safe[m])
         assert np.array_equal(one_connected[0], connected[m])
+        walk_bits, target_bits, candidate_bits = mask_ints(
+            np.stack([walk[m], targets[m], candidates[m]]))
+        unsafe, planes = placements_int(walk_bits, target_bits, candidate_bits)
+        assert np.array_equal(unpack(from_ints([unsafe]))[0], candidates[m] & ~safe[m])
+        int_connected = unpack(from_ints(planes)).T
+        assert np.array_equal(int_connected[candidates[m]], connected[m][candidates[m]])
+
+
+def _ring_links_by_runs(code: int) -> bool:
+    """The walkable orthogonal neighbours (bits 0, 2, 4, 6 of the N, NE, ..., NW ring) all
+    lie on one run of consecutive walkable ring cells."""
+    bits = [(code >> i) & 1 for i in range(8)]
+    if all(bits):
+        return True
+    start = bits.index(0)
+    run_of, run = [-1] * 8, 0
+    for j in range(1, 9):
+        i = (start + j) % 8
+        if bits[i]:
+            run_of[i] = run
+        else:
+            run += 1
+    return len({run_of[i] for i in (0, 2, 4, 6) if bits[i]}) <= 1
+
+
+def test_ring_test_matches_runs_of_walkable_ring_cells():
+    """The bit-parallel ring test fails exactly the 8-cell rings whose walkable orthogonal
+    neighbours lie on more than one run of walkable ring cells."""
+    for code in range(256):
+        ring = [(code >> i) & 1 for i in range(8)]
+        assert bool(_ring_cut(ring)) == (not _ring_links_by_runs(code))
