@@ -10,11 +10,12 @@ import numpy as np
 from envs.core.sampling import sample_actions
 
 
-def timed(run: Callable[[], int], seconds: float) -> float:
-    """Call ``run`` (which returns the env-steps it made) until ``seconds`` pass; steps/s."""
+def timed(run: Callable[[], int], seconds: float, min_steps: int = 0) -> float:
+    """Call ``run`` (which returns the env-steps it made) until ``seconds`` pass and at least
+    ``min_steps`` env-steps are made; steps/s."""
     run()  # warm-up: imports, caches, first allocations
     steps, start = 0, time.perf_counter()
-    while (elapsed := time.perf_counter() - start) < seconds:
+    while (elapsed := time.perf_counter() - start) < seconds or steps < min_steps:
         steps += run()
     return steps / elapsed
 

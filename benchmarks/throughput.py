@@ -1,11 +1,14 @@
 """Env-steps per second of every registered game, beside PettingZoo and OpenSpiel games.
 
     python -m benchmarks.throughput [--envs cairo] [--batch-sizes 1,64,1024] [--seconds 2]
-                                    [--out benchmarks/results]
+                                    [--min-batch-steps 600] [--out benchmarks/results]
 
 Each game is measured at B = 1 through the PettingZoo AEC env and at every batch size through
 ``make_game`` (via the auto-resetting vector env: every step includes the acting seat's
-observation and legal mask). PettingZoo's ``connect_four_v3`` and
+observation and legal mask). A batched measurement runs for at least ``--min-batch-steps``
+steps of the whole batch, so that it averages over whole games (a game's opening placements
+cost differently from its middle) rather than over the first moves of B fresh games; the AEC
+runs play whole episodes. PettingZoo's ``connect_four_v3`` and
 ``texas_holdem_no_limit_v6`` AEC envs and OpenSpiel's ``hearts`` (with information-state
 tensors) run in the same process with the same masked-uniform random actions, and every
 figure is also given as a ratio to ``connect_four_v3``. A reference whose package is missing
@@ -102,7 +105,7 @@ def baselines(seconds: float) -> list[Result]:
 
 
 def measure_game(env_id: str, players: int, batch_sizes: list[int], seconds: float,
-                 progress: tqdm) -> list[Result]:
+                 progress: tqdm, min_batch_steps: int = 0) -> list[Result]:
     results = []
     progress.set_postfix_str(f"{env_id} {players}p AEC")
     env = envs.make_env(env_id, players)
@@ -114,7 +117,8 @@ def measure_game(env_id: str, players: int, batch_sizes: list[int], seconds: flo
         vec = envs.make_vec(env_id, num_envs=batch, num_players=players, seed=0)
         chunk = max(1, 4096 // batch)
         results.append(Result("tradewinds", env_id, players, "make_game", batch,
-                              timed(vec_runner(vec, chunk=min(chunk, 64)), seconds)))
+                              timed(vec_runner(vec, chunk=min(chunk, 64)), seconds,
+                                min_steps=min_batch_steps * batch)))
         progress.update()
     return results
 
@@ -158,6 +162,9 @@ def main(argv: list[str] | None = None) -> None:
                         help="batch sizes through make_game (default: 1,64,1024)")
     parser.add_argument("--seconds", type=float, default=2.0,
                         help="time spent on each measurement (default: 2)")
+    parser.add_argument("--min-batch-steps", type=int, default=600,
+                        help="batched steps each make_game measurement makes at least, so it "
+                             "covers whole games (default: 600; a cairo game is ~450)")
     parser.add_argument("--out", type=Path, default=None,
                         help="folder for throughput.md and throughput.csv (default: print only)")
     args = parser.parse_args(argv)
@@ -175,7 +182,8 @@ def main(argv: list[str] | None = None) -> None:
                       if f"{r.system} {r.env}" == REFERENCE), None)
     with tqdm(total=len(cases) * (1 + len(batch_sizes)), desc="throughput") as progress:
         for env_id, players in cases:
-            results += measure_game(env_id, players, batch_sizes, args.seconds, progress)
+            results += measure_game(env_id, players, batch_sizes, args.seconds, progress,
+                                    args.min_batch_steps)
     print(to_markdown(results, reference))
     if args.out is not None:
         write(results, reference, args.out)

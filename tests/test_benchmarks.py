@@ -19,6 +19,19 @@ def test_throughput_writes_markdown_and_csv(tmp_path, monkeypatch):
     assert len(rows) == 1 + 3 and float(rows[1].split(",")[5]) > 0
 
 
+def test_timed_makes_at_least_min_steps():
+    from benchmarks._measure import timed
+
+    calls = []
+
+    def run() -> int:
+        calls.append(1)
+        return 4
+
+    assert timed(run, 0.0, min_steps=10) > 0
+    assert len(calls) == 1 + 3  # the warm-up, then 4 + 4 + 4 >= 10 steps timed
+
+
 def test_throughput_rejects_an_unknown_env():
     with pytest.raises(ValueError, match="unknown env id"):
         throughput.main(["--envs", "nope", "--seconds", "0.01"])
