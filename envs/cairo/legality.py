@@ -78,6 +78,7 @@ _JOKER_COVER_INT = JOKER_COVER.astype(np.int32)
 _MOVE = int(Verb.MOVE)
 _PLACE = int(Verb.PLACE)
 _MAIN = int(Stage.MAIN)
+_TURN_ROW = "turn_row"  # Game.state_cache entry of the one-row turn analysis, as bitboards
 
 
 # ---------------------------------------------------------------- per-row caches
@@ -146,6 +147,21 @@ def _cache_store(state: CairoState, name: str, idx: np.ndarray, key: np.ndarray,
         entry[field][rows] = value
     entry["key"][rows] = key
     entry["ok"][rows] = True
+
+
+def _store_turn_row(state: CairoState) -> None:
+    """Store the "stalls" and "turn" entries of the last one-row turn analysis, which
+    ``_turn_mask_row`` keeps as bitboards (with the turn fingerprint bytes it made them from)."""
+    pending = Game.state_cache(state).pop(_TURN_ROW, None)
+    if pending is None:
+        return
+    row, raw, ints = pending
+    idx = np.array([row])
+    key = np.frombuffer(raw, np.uint8)[None]
+    bits = unpack(from_ints(ints))  # (1 + 4 + 6, 182)
+    _cache_store(state, "stalls", idx, key[:, :_board_width(state)],
+                 candidates=bits[0:1], dirs=bits[1:5].T[None])
+    _cache_store(state, "turn", idx, key, expand=bits[None, 5:])
 
 
 def _cache_hits(state: CairoState, name: str, idx: np.ndarray, key: np.ndarray
@@ -406,6 +422,7 @@ def _stall_directions(state: CairoState, idx: np.ndarray, candidates: np.ndarray
     """
     if not idx.size:
         return np.zeros((0, NUM_CELLS, 4), dtype=bool)
+    _store_turn_row(state)
     key = _board_fingerprint(state, idx)
     found, entry = _cache_hits(state, "stalls", idx, key)
     if found.any():
@@ -537,6 +554,7 @@ def expansion_cover(hand: np.ndarray, money: np.ndarray, colour: np.ndarray,
 def expansion_options(state: CairoState, idx: np.ndarray) -> np.ndarray:
     """(R, 182) bool: D5, legal and payable cells for the pending expansion."""
     colour = state.colour[idx].astype(np.intp)
+    _store_turn_row(state)
     found, entry = _cache_hits(state, "turn", idx, _turn_fingerprint(state, idx))
     if found.all():
         return entry["expand"][idx, colour]
@@ -706,7 +724,7 @@ def _turn_mask_row(state: CairoState, idx: np.ndarray, move_requires_blocked: bo
                    ) -> np.ndarray:
     """``turn_mask`` of one row: the same analysis with the board as Python-int bitboards and
     the seat's cards, money and groups as lists, a handful of NumPy calls instead of some
-    three hundred. It stores the same cache entries."""
+    three hundred. It leaves the same cache entries (``_store_turn_row``)."""
     row = int(idx[0])
     seat = int(state.current_player[row])
     groups = [0] * (NUM_OWNERS * NUM_COLOURS)
@@ -786,11 +804,9 @@ def _turn_mask_row(state: CairoState, idx: np.ndarray, move_requires_blocked: bo
         else:
             cells = 0
         expand.append(cells)
-    bits = unpack(from_ints([new_candidates, *dirs, *expand]))  # (1 + 4 + 6, 182)
-    turn_key = _turn_fingerprint(state, idx)
-    _cache_store(state, "stalls", idx, turn_key[:, :_board_width(state)],
-                 candidates=bits[0:1], dirs=bits[1:5].T[None])
-    _cache_store(state, "turn", idx, turn_key, expand=bits[None, 5:])
+    # Most turns draw or lure: the arrays of the cache entries wait until a decision reads them.
+    key = b"".join([a[row].tobytes() for a in _turn_arrays(state)])
+    Game.state_cache(state)[_TURN_ROW] = (row, key, [new_candidates, *dirs, *expand])
 
     supply = state.supply[row].tolist()
     expand_ok = [bool(expand[c]) and size[c] > 0 and supply[c] > 0 for c in range(NUM_COLOURS)]

@@ -55,6 +55,7 @@ def test_one_row_turn_mask_matches_the_batched_one(move_requires_blocked):
             one_mask = legality.turn_mask(one, np.zeros(1, dtype=np.intp), move_requires_blocked)
             two_mask = legality.turn_mask(two, np.arange(2), move_requires_blocked)
             assert np.array_equal(one_mask[0], two_mask[0])
+            legality._store_turn_row(one)  # the entries kept as bitboards until read
             one_cache, two_cache = Game.state_cache(one), Game.state_cache(two)
             for name in ("stalls", "turn"):
                 for field, value in one_cache[name].items():
