@@ -26,6 +26,7 @@ from envs.cairo.board import (
     placements_int,
     unpack,
     walk_distances,
+    walk_distances_int,
 )
 from envs.cairo.data import (
     JOKER_COVER,
@@ -78,6 +79,7 @@ _JOKER_COVER_INT = JOKER_COVER.astype(np.int32)
 _MOVE = int(Verb.MOVE)
 _PLACE = int(Verb.PLACE)
 _MAIN = int(Stage.MAIN)
+_LURE_ROW = "lure_row"  # Game.state_cache entry of the one-row lure options
 _TURN_ROW = "turn_row"  # Game.state_cache entry of the one-row turn analysis, as bitboards
 
 
@@ -120,10 +122,15 @@ def _board_fingerprint(state: CairoState, idx: np.ndarray) -> np.ndarray:
     return _fingerprint(_turn_arrays(state)[:3], idx)
 
 
+def _lure_arrays(state: CairoState) -> list[np.ndarray]:
+    """Everything ``lure_options`` derives from."""
+    return [state.tile, state.entrance_cell, state.customer, state.current_player,
+            state.colour, state.barkers]
+
+
 def _lure_fingerprint(state: CairoState, idx: np.ndarray) -> np.ndarray:
     """Bytes of everything ``lure_options`` derives from, for rows ``idx``."""
-    return _fingerprint([state.tile, state.entrance_cell, state.customer,
-                         state.current_player, state.colour, state.barkers], idx)
+    return _fingerprint(_lure_arrays(state), idx)
 
 
 def _cache_store(state: CairoState, name: str, idx: np.ndarray, key: np.ndarray,
@@ -585,6 +592,8 @@ def lure_options(state: CairoState, idx: np.ndarray) -> tuple[np.ndarray, np.nda
         ``cells`` (R, 5) entrance cell of each owner slot's stall of the customer's colour;
         ``legal`` (R, 5) bool, a legal target for the acting seat; ``cost`` (R, 5) barkers.
     """
+    if idx.size == 1:
+        return _lure_options_one(state, int(idx[0]))
     key = _lure_fingerprint(state, idx)
     found, entry = _cache_hits(state, "lure", idx, key)
     if found.all():
@@ -598,6 +607,20 @@ def lure_options(state: CairoState, idx: np.ndarray) -> tuple[np.ndarray, np.nda
     for full, part in zip(out, (cells, legal, cost), strict=True):
         full[miss] = part
     return out[0], out[1], out[2]
+
+
+def _lure_options_one(state: CairoState, row: int) -> tuple[np.ndarray, np.ndarray,
+                                                              np.ndarray]:
+    """``lure_options`` of one row, whose cache entry is the plain bytes of the row: the
+    array entry's comparisons cost more than the mask's options save its step."""
+    key = (row, b"".join([a[row].tobytes() for a in _lure_arrays(state)]))
+    cache = Game.state_cache(state)
+    cached = cache.get(_LURE_ROW)
+    if cached is None or cached[0] != key:
+        cached = (key, _lure_options_row(state, np.array([row])))
+        cache[_LURE_ROW] = cached
+    cells, legal, cost = cached[1]
+    return cells.copy(), legal.copy(), cost.copy()
 
 
 def _lure_options(state: CairoState, idx: np.ndarray) -> tuple[np.ndarray, np.ndarray,
@@ -625,11 +648,11 @@ def _lure_options_row(state: CairoState, idx: np.ndarray) -> tuple[np.ndarray, n
     row = int(idx[0])
     colour = int(state.colour[row])
     cells = state.entrance_cell[idx, :, colour]  # (1, 5)
-    customers = set(state.customer[row].tolist())
-    valid = [cell >= 0 and cell not in customers for cell in cells[0].tolist()]
-    board_walk = MARKET & (state.tile[idx] < 0)
-    dist = walk_distances(board_walk, state.customer[idx, colour], cells,
-                          np.array([valid]))[0].tolist()
+    customers = state.customer[row].tolist()
+    goals = [cell if cell >= 0 and cell not in customers else None for cell in cells[0].tolist()]
+    valid = [cell is not None for cell in goals]
+    walk = _MARKET_INT & ~mask_ints(state.tile[idx] >= 0)[0]
+    dist = walk_distances_int(walk, customers[colour], goals)
     valid = [ok and d >= 0 for ok, d in zip(valid, dist, strict=True)]
     cost = [sum(1 for ok, d in zip(valid, dist, strict=True) if ok and d < mine) for mine in dist]
     barkers = int(state.barkers[row, state.current_player[row]])
