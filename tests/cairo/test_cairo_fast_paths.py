@@ -84,3 +84,19 @@ def test_one_row_lure_options_match_the_batched_ones():
                 assert np.array_equal(mine[0], theirs[0])
         checked += 1
     assert checked > 10
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_one_row_draw_step_matches_the_batched_one(players):
+    """Every legal D11 choice of one row (scalar draws, display refill and reshuffles) leaves
+    the state a batch row leaves with the same choice."""
+    game = CairoGame(players)
+    checked = 0
+    for one, two in _positions(game, 11, Phase.DRAW_SOURCE):
+        for action in np.flatnonzero(game.legal_action_mask(one)[0]):
+            single, batch = one.copy(), two.copy()
+            game.step(single, np.array([action]))
+            game.step(batch, np.array([action, action]))
+            assert single.equals(batch.take(0))
+            checked += 1
+    assert checked > 100
