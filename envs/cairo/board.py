@@ -507,25 +507,33 @@ def walk_distances(
 def _walk_distances_int(walks: list[int], sources: np.ndarray, goals: np.ndarray,
                         goal_valid: np.ndarray, dist: np.ndarray) -> None:
     """``walk_distances`` on Python-int boards, one board at a time, filling ``dist``."""
-    goal_bits = _BIT_INDEX[goals].tolist()
-    for i, (walk, source) in enumerate(zip(walks, _BIT_INDEX[sources].tolist(), strict=True)):
-        pending = {j: 1 << bit for j, (bit, valid) in
-                   enumerate(zip(goal_bits[i], goal_valid[i].tolist(), strict=True)) if valid}
-        if not pending:
-            continue
-        reached = 1 << source
-        goal = 0
-        for bit in pending.values():
-            goal |= bit
-        for step in range(NUM_CELLS):
-            # Most steps reach no goal: one test against their union skips the scan.
-            if reached & goal:
-                for j in [j for j, bit in pending.items() if reached & bit]:
-                    dist[i, j] = step
-                    goal &= ~pending.pop(j)
-                if not pending:
-                    break
-            grown = (reached | reached << 1 | reached >> 1 | reached << 16 | reached >> 16) & walk
-            if grown == reached:
+    for i, (walk, source) in enumerate(zip(walks, sources.tolist(), strict=True)):
+        dist[i] = walk_distances_int(walk, source, [
+            goal if valid else None
+            for goal, valid in zip(goals[i].tolist(), goal_valid[i].tolist(), strict=True)])
+
+
+def walk_distances_int(walk: int, source: int, goals: list[int | None]) -> list[int]:
+    """``walk_distances`` of one Python-int board: from cell ``source`` to each goal cell
+    (None: no goal), -1 for no goal or an unreachable one."""
+    dist = [-1] * len(goals)
+    pending = {j: 1 << _CELL_BITS[cell] for j, cell in enumerate(goals) if cell is not None}
+    if not pending:
+        return dist
+    reached = 1 << _CELL_BITS[source]
+    goal = 0
+    for bit in pending.values():
+        goal |= bit
+    for step in range(NUM_CELLS):
+        # Most steps reach no goal: one test against their union skips the scan.
+        if reached & goal:
+            for j in [j for j, bit in pending.items() if reached & bit]:
+                dist[j] = step
+                goal &= ~pending.pop(j)
+            if not pending:
                 break
-            reached = grown
+        grown = (reached | reached << 1 | reached >> 1 | reached << 16 | reached >> 16) & walk
+        if grown == reached:
+            break
+        reached = grown
+    return dist

@@ -453,6 +453,9 @@ class CairoGame(Game[CairoState]):
         self._end_turn(state, idx)
 
     def _apply_draw_source(self, state: CairoState, idx: np.ndarray, action: np.ndarray) -> None:
+        if idx.size == 1:
+            self._apply_draw_source_row(state, idx, int(action[0]))
+            return
         seat = state.current_player[idx]
         slot = action - ACTIONS.DISPLAY.start
         shown = slot < DISPLAY_SLOTS
@@ -468,6 +471,24 @@ class CairoGame(Game[CairoState]):
         state.draws_left[idx] -= 1
         more = (state.draws_left[idx] > 0) & self._draw_sources(state, idx).any(axis=1)
         self._after_draws(state, idx[~more])
+
+    def _apply_draw_source_row(self, state: CairoState, idx: np.ndarray, action: int) -> None:
+        """``_apply_draw_source`` of one row by scalar indexing, the same steps in order."""
+        row = int(idx[0])
+        seat = int(state.current_player[row])
+        slot = action - ACTIONS.DISPLAY.start
+        if slot < DISPLAY_SLOTS:
+            card = int(state.display[row, slot])
+            state.hand[row, seat, card] += 1
+            state.known[row, seat, card] += 1
+            state.display[row, slot] = _NONE
+        elif action == ACTIONS.DECK.start:
+            state.hand[row, seat, self._take_top_row(state, row)] += 1
+        elif action == ACTIONS.BARKER.start:
+            state.barkers[row, seat] += 1
+        state.draws_left[row] -= 1
+        if not (state.draws_left[row] > 0 and self._draw_sources(state, idx).any()):
+            self._after_draws(state, idx)
 
     def _after_draws(self, state: CairoState, idx: np.ndarray) -> None:
         """Hand limit (§5.8.2): discard while more than 4 stall cards, else end the turn."""
@@ -634,6 +655,12 @@ class CairoGame(Game[CairoState]):
         """Chance (§5.8.3): fill empty display slots in slot order from the draw pile."""
         if not idx.size:  # nothing selected, as at B = 1 for most of the sub-steps
             return
+        if idx.size == 1:
+            row = int(idx[0])
+            for slot, card in enumerate(state.display[row].tolist()):
+                if card < 0:
+                    state.display[row, slot] = self._take_top_row(state, row)
+            return
         empty = state.display[idx] < 0  # filling one slot never empties another
         for slot in np.flatnonzero(empty.any(axis=0)).tolist():
             rows = idx[empty[:, slot]]
@@ -653,6 +680,20 @@ class CairoGame(Game[CairoState]):
         state.deck_size[idx[has]] -= 1
         emptied = has & (state.deck_size[idx] == 0) & (state.discard[idx].sum(axis=1) > 0)
         self._reshuffle(state, idx[emptied])
+        return card
+
+    def _take_top_row(self, state: CairoState, row: int) -> int:
+        """``_take_top`` of one row by scalar indexing."""
+        if state.deck_size[row] == 0 and state.discard[row].sum() > 0:
+            self._reshuffle(state, np.array([row], dtype=np.intp))
+        size = int(state.deck_size[row])
+        if not size:
+            return _NONE
+        card = int(state.deck[row, size - 1])
+        state.deck[row, size - 1] = _NONE
+        state.deck_size[row] = size - 1
+        if size == 1 and state.discard[row].sum() > 0:
+            self._reshuffle(state, np.array([row], dtype=np.intp))
         return card
 
     @staticmethod

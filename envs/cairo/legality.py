@@ -26,6 +26,7 @@ from envs.cairo.board import (
     placements_int,
     unpack,
     walk_distances,
+    walk_distances_int,
 )
 from envs.cairo.data import (
     JOKER_COVER,
@@ -78,6 +79,8 @@ _JOKER_COVER_INT = JOKER_COVER.astype(np.int32)
 _MOVE = int(Verb.MOVE)
 _PLACE = int(Verb.PLACE)
 _MAIN = int(Stage.MAIN)
+_LURE_ROW = "lure_row"  # Game.state_cache entry of the one-row lure options
+_TURN_ROW = "turn_row"  # Game.state_cache entry of the one-row turn analysis, as bitboards
 
 
 # ---------------------------------------------------------------- per-row caches
@@ -119,10 +122,15 @@ def _board_fingerprint(state: CairoState, idx: np.ndarray) -> np.ndarray:
     return _fingerprint(_turn_arrays(state)[:3], idx)
 
 
+def _lure_arrays(state: CairoState) -> list[np.ndarray]:
+    """Everything ``lure_options`` derives from."""
+    return [state.tile, state.entrance_cell, state.customer, state.current_player,
+            state.colour, state.barkers]
+
+
 def _lure_fingerprint(state: CairoState, idx: np.ndarray) -> np.ndarray:
     """Bytes of everything ``lure_options`` derives from, for rows ``idx``."""
-    return _fingerprint([state.tile, state.entrance_cell, state.customer,
-                         state.current_player, state.colour, state.barkers], idx)
+    return _fingerprint(_lure_arrays(state), idx)
 
 
 def _cache_store(state: CairoState, name: str, idx: np.ndarray, key: np.ndarray,
@@ -146,6 +154,21 @@ def _cache_store(state: CairoState, name: str, idx: np.ndarray, key: np.ndarray,
         entry[field][rows] = value
     entry["key"][rows] = key
     entry["ok"][rows] = True
+
+
+def _store_turn_row(state: CairoState) -> None:
+    """Store the "stalls" and "turn" entries of the last one-row turn analysis, which
+    ``_turn_mask_row`` keeps as bitboards (with the turn fingerprint bytes it made them from)."""
+    pending = Game.state_cache(state).pop(_TURN_ROW, None)
+    if pending is None:
+        return
+    row, raw, ints = pending
+    idx = np.array([row])
+    key = np.frombuffer(raw, np.uint8)[None]
+    bits = unpack(from_ints(ints))  # (1 + 4 + 6, 182)
+    _cache_store(state, "stalls", idx, key[:, :_board_width(state)],
+                 candidates=bits[0:1], dirs=bits[1:5].T[None])
+    _cache_store(state, "turn", idx, key, expand=bits[None, 5:])
 
 
 def _cache_hits(state: CairoState, name: str, idx: np.ndarray, key: np.ndarray
@@ -406,6 +429,7 @@ def _stall_directions(state: CairoState, idx: np.ndarray, candidates: np.ndarray
     """
     if not idx.size:
         return np.zeros((0, NUM_CELLS, 4), dtype=bool)
+    _store_turn_row(state)
     key = _board_fingerprint(state, idx)
     found, entry = _cache_hits(state, "stalls", idx, key)
     if found.any():
@@ -537,6 +561,7 @@ def expansion_cover(hand: np.ndarray, money: np.ndarray, colour: np.ndarray,
 def expansion_options(state: CairoState, idx: np.ndarray) -> np.ndarray:
     """(R, 182) bool: D5, legal and payable cells for the pending expansion."""
     colour = state.colour[idx].astype(np.intp)
+    _store_turn_row(state)
     found, entry = _cache_hits(state, "turn", idx, _turn_fingerprint(state, idx))
     if found.all():
         return entry["expand"][idx, colour]
@@ -567,6 +592,8 @@ def lure_options(state: CairoState, idx: np.ndarray) -> tuple[np.ndarray, np.nda
         ``cells`` (R, 5) entrance cell of each owner slot's stall of the customer's colour;
         ``legal`` (R, 5) bool, a legal target for the acting seat; ``cost`` (R, 5) barkers.
     """
+    if idx.size == 1:
+        return _lure_options_one(state, int(idx[0]))
     key = _lure_fingerprint(state, idx)
     found, entry = _cache_hits(state, "lure", idx, key)
     if found.all():
@@ -580,6 +607,20 @@ def lure_options(state: CairoState, idx: np.ndarray) -> tuple[np.ndarray, np.nda
     for full, part in zip(out, (cells, legal, cost), strict=True):
         full[miss] = part
     return out[0], out[1], out[2]
+
+
+def _lure_options_one(state: CairoState, row: int) -> tuple[np.ndarray, np.ndarray,
+                                                              np.ndarray]:
+    """``lure_options`` of one row, whose cache entry is the plain bytes of the row: the
+    array entry's comparisons cost more than the mask's options save its step."""
+    key = (row, b"".join([a[row].tobytes() for a in _lure_arrays(state)]))
+    cache = Game.state_cache(state)
+    cached = cache.get(_LURE_ROW)
+    if cached is None or cached[0] != key:
+        cached = (key, _lure_options_row(state, np.array([row])))
+        cache[_LURE_ROW] = cached
+    cells, legal, cost = cached[1]
+    return cells.copy(), legal.copy(), cost.copy()
 
 
 def _lure_options(state: CairoState, idx: np.ndarray) -> tuple[np.ndarray, np.ndarray,
@@ -607,11 +648,11 @@ def _lure_options_row(state: CairoState, idx: np.ndarray) -> tuple[np.ndarray, n
     row = int(idx[0])
     colour = int(state.colour[row])
     cells = state.entrance_cell[idx, :, colour]  # (1, 5)
-    customers = set(state.customer[row].tolist())
-    valid = [cell >= 0 and cell not in customers for cell in cells[0].tolist()]
-    board_walk = MARKET & (state.tile[idx] < 0)
-    dist = walk_distances(board_walk, state.customer[idx, colour], cells,
-                          np.array([valid]))[0].tolist()
+    customers = state.customer[row].tolist()
+    goals = [cell if cell >= 0 and cell not in customers else None for cell in cells[0].tolist()]
+    valid = [cell is not None for cell in goals]
+    walk = _MARKET_INT & ~mask_ints(state.tile[idx] >= 0)[0]
+    dist = walk_distances_int(walk, customers[colour], goals)
     valid = [ok and d >= 0 for ok, d in zip(valid, dist, strict=True)]
     cost = [sum(1 for ok, d in zip(valid, dist, strict=True) if ok and d < mine) for mine in dist]
     barkers = int(state.barkers[row, state.current_player[row]])
@@ -706,7 +747,7 @@ def _turn_mask_row(state: CairoState, idx: np.ndarray, move_requires_blocked: bo
                    ) -> np.ndarray:
     """``turn_mask`` of one row: the same analysis with the board as Python-int bitboards and
     the seat's cards, money and groups as lists, a handful of NumPy calls instead of some
-    three hundred. It stores the same cache entries."""
+    three hundred. It leaves the same cache entries (``_store_turn_row``)."""
     row = int(idx[0])
     seat = int(state.current_player[row])
     groups = [0] * (NUM_OWNERS * NUM_COLOURS)
@@ -786,11 +827,9 @@ def _turn_mask_row(state: CairoState, idx: np.ndarray, move_requires_blocked: bo
         else:
             cells = 0
         expand.append(cells)
-    bits = unpack(from_ints([new_candidates, *dirs, *expand]))  # (1 + 4 + 6, 182)
-    turn_key = _turn_fingerprint(state, idx)
-    _cache_store(state, "stalls", idx, turn_key[:, :_board_width(state)],
-                 candidates=bits[0:1], dirs=bits[1:5].T[None])
-    _cache_store(state, "turn", idx, turn_key, expand=bits[None, 5:])
+    # Most turns draw or lure: the arrays of the cache entries wait until a decision reads them.
+    key = b"".join([a[row].tobytes() for a in _turn_arrays(state)])
+    Game.state_cache(state)[_TURN_ROW] = (row, key, [new_candidates, *dirs, *expand])
 
     supply = state.supply[row].tolist()
     expand_ok = [bool(expand[c]) and size[c] > 0 and supply[c] > 0 for c in range(NUM_COLOURS)]

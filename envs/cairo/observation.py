@@ -40,7 +40,7 @@ from envs.core.game import Game
 from envs.core.layout import ObservationLayout, Piece
 from envs.core.rng import make_rng, random_bits
 
-_BOARD_CACHE = "observation_board"  # Game.state_cache entry of the last one-row board part
+_BOARD_CACHE = "observation_board"  # Game.state_cache entry of the one-row board parts
 VP_SCALE = 100.0  # VP are divided by this; 36 expansions × (7 + 5 medal VP) < 5 × 100
 MAX_HAND = HAND_LIMIT + DRAWS_PER_ACTION  # a hand holds at most 6 cards during a Draw
 MAX_UNITS = MAX_GROUP_SIZE - 1  # D9 starts with at most 6 unpaid tile units
@@ -282,19 +282,24 @@ class Observer:
     def _board_of_one(self, state: CairoState, me: np.ndarray, board: np.ndarray) -> None:
         """Fill the board part (1, 182, F) of one game's observation by seat ``me`` (0-d).
 
-        The state's cache keeps the last one with the bytes it derives from: at B = 1 the
-        table lookup costs a dozen NumPy calls and the copy one, and most steps change no
-        tile, entrance or main stall.
+        The state's cache keeps each seat's last one with the board bytes it derives from: at
+        B = 1 the table lookup costs a dozen NumPy calls and the copy one, most steps change no
+        tile, entrance or main stall, and the seat to act changes every turn.
         """
         key = b"".join([state.tile.tobytes(), state.entrance.tobytes(),
-                        state.stall_cell.tobytes(), me.tobytes()])
+                        state.stall_cell.tobytes()])
+        seat = int(me)
         cache = Game.state_cache(state)
         cached = cache.get(_BOARD_CACHE)
-        if cached is not None and cached[0] == key:
-            board[...] = cached[1]
+        if cached is None or cached[0] != key:
+            cached = (key, {})
+            cache[_BOARD_CACHE] = cached
+        boards = cached[1]
+        if seat in boards:
+            board[...] = boards[seat]
             return
         np.take(self.cell_table, self._cell_codes(state, me), axis=0, out=board, mode="clip")
-        cache[_BOARD_CACHE] = (key, board.copy())
+        boards[seat] = board.copy()
 
     # ---------------------------------------------------------------- hidden information
     def resample_hidden(self, state: CairoState, player: int, seed: int) -> CairoState:

@@ -40,26 +40,63 @@ def test_single_games_match_batch_rows_at_every_step(players):
     assert batch.done.all()
 
 
+def _positions(game: CairoGame, seed: int, phase: int):
+    """Copies of the one-row states of a random game that ask decision ``phase``, each with a
+    two-row batch of the same position."""
+    rng = np.random.default_rng(seed)
+    state = game.init(1, seed=seed)
+    while not state.done[0]:
+        mask = game.legal_action_mask(state)
+        if state.phase[0] == phase:
+            yield state.copy(), state.take(np.array([0, 0]))
+        legal = np.flatnonzero(mask[0])
+        game.step(state, legal[int(rng.random() * legal.size)].reshape(1))
+
+
 @pytest.mark.parametrize("move_requires_blocked", [True, False])
 def test_one_row_turn_mask_matches_the_batched_one(move_requires_blocked):
     """D4 of one row (Python-int bitboards) equals the batched analysis of the same position,
     and leaves the same cache entries for the later decisions of the turn."""
     game = CairoGame(3, move_requires_blocked=move_requires_blocked)
-    rng = np.random.default_rng(2)
-    state = game.init(1, seed=5)
     checked = 0
-    while not state.done[0]:
-        mask = game.legal_action_mask(state)
-        if state.phase[0] == Phase.TURN:
-            one, two = state.copy(), state.take(np.array([0, 0]))
-            one_mask = legality.turn_mask(one, np.zeros(1, dtype=np.intp), move_requires_blocked)
-            two_mask = legality.turn_mask(two, np.arange(2), move_requires_blocked)
-            assert np.array_equal(one_mask[0], two_mask[0])
-            one_cache, two_cache = Game.state_cache(one), Game.state_cache(two)
-            for name in ("stalls", "turn"):
-                for field, value in one_cache[name].items():
-                    assert np.array_equal(value[0], two_cache[name][field][0])
+    for one, two in _positions(game, 5, Phase.TURN):
+        one_mask = legality.turn_mask(one, np.zeros(1, dtype=np.intp), move_requires_blocked)
+        two_mask = legality.turn_mask(two, np.arange(2), move_requires_blocked)
+        assert np.array_equal(one_mask[0], two_mask[0])
+        legality._store_turn_row(one)  # the entries kept as bitboards until read
+        one_cache, two_cache = Game.state_cache(one), Game.state_cache(two)
+        for name in ("stalls", "turn"):
+            for field, value in one_cache[name].items():
+                assert np.array_equal(value[0], two_cache[name][field][0])
+        checked += 1
+    assert checked > 100
+
+
+def test_one_row_lure_options_match_the_batched_ones():
+    """The D10 options of one row (plain-bytes cache, Python-int distances) equal the batched
+    ones, on the mask's call and on the step's cached one."""
+    checked = 0
+    for one, two in _positions(CairoGame(4), 9, Phase.LURE_TARGET):
+        batched = legality.lure_options(two, np.arange(2))
+        for _ in range(2):
+            for mine, theirs in zip(legality.lure_options(one, np.zeros(1, dtype=np.intp)),
+                                    batched, strict=True):
+                assert np.array_equal(mine[0], theirs[0])
+        checked += 1
+    assert checked > 10
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_one_row_draw_step_matches_the_batched_one(players):
+    """Every legal D11 choice of one row (scalar draws, display refill and reshuffles) leaves
+    the state a batch row leaves with the same choice."""
+    game = CairoGame(players)
+    checked = 0
+    for one, two in _positions(game, 11, Phase.DRAW_SOURCE):
+        for action in np.flatnonzero(game.legal_action_mask(one)[0]):
+            single, batch = one.copy(), two.copy()
+            game.step(single, np.array([action]))
+            game.step(batch, np.array([action, action]))
+            assert single.equals(batch.take(0))
             checked += 1
-        legal = np.flatnonzero(mask[0])
-        game.step(state, legal[int(rng.random() * legal.size)].reshape(1))
     assert checked > 100
