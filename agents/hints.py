@@ -102,7 +102,12 @@ class ActionHints:
 
     def observe(self, game: Game, state: BatchState, player: int | np.ndarray) -> np.ndarray:
         """(B, *shape) float32: ``game.observe(state, player)`` followed by the hints."""
-        obs = game.observe(state, player)
+        return self.extend(game, state, player, game.observe(state, player))
+
+    def extend(self, game: Game, state: BatchState, player: int | np.ndarray,
+               obs: np.ndarray) -> np.ndarray:
+        """``obs``, the game's observation of ``state`` by ``player`` already made, followed
+        by the hints (``obs`` itself without hints)."""
         if not self:
             return obs
         return np.concatenate([obs.reshape(obs.shape[0], -1),

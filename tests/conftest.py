@@ -12,6 +12,7 @@ from envs.core.registry import game_class
 
 sys.path.insert(0, str(Path(__file__).parent))
 
+from toy_agents import TOY_BASELINES
 from toy_game import ToyGame
 
 if "toy" not in envs.list_envs():
@@ -24,6 +25,16 @@ ENV_CASES = [
     for num_players in game_class(env_id).PLAYER_COUNTS
 ]
 ENV_IDS = [f"{env_id}-{p}p" for env_id, p in ENV_CASES]
+
+
+@pytest.fixture(scope="module")
+def toy_baselines():
+    """The toy game's scripted baselines registered for one test module."""
+    import agents
+
+    agents.register_baselines("toy", TOY_BASELINES)
+    yield
+    agents.unregister_baselines("toy")
 
 
 @pytest.fixture(scope="module")

@@ -13,13 +13,6 @@ from agents.hints import ActionHints, parse_hints
 CAIRO_HINTS = "greedy,economist,medal_hunter"
 
 
-@pytest.fixture(scope="module")
-def toy_baselines():
-    agents.register_baselines("toy", TOY_BASELINES)
-    yield
-    agents.unregister_baselines("toy")
-
-
 def _cairo_positions(num_players: int, batch: int, moves: int, seed: int):
     """A batch of cairo positions after ``moves`` steps of medal_hunter play."""
     game = envs.make_game("cairo", num_players)

@@ -9,7 +9,6 @@ from pathlib import Path
 import numpy as np
 import pytest
 from conftest import ENV_CASES, ENV_IDS
-from toy_agents import TOY_BASELINES
 
 import agents
 
@@ -27,13 +26,6 @@ torch.set_num_threads(1)
 TINY = ["--env", "toy", "--players", "3", "--num-envs", "16", "--n-steps", "32",
         "--batch-size", "128", "--net-arch", "32,32", "--snapshot-every", "1",
         "--checkpoint-every", "2", "--eval-games", "30", "--elo-games", "6", "--no-progress"]
-
-
-@pytest.fixture(scope="module")
-def toy_baselines():
-    agents.register_baselines("toy", TOY_BASELINES)
-    yield
-    agents.unregister_baselines("toy")
 
 
 @pytest.fixture(scope="module")

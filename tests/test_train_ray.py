@@ -7,9 +7,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from toy_agents import TOY_BASELINES, HighestCardFirst, LowestCardFirst
+from toy_agents import HighestCardFirst, LowestCardFirst
 
-import agents
 import envs
 from envs.core.sampling import sample_actions
 
@@ -130,13 +129,6 @@ def test_policy_opponents_in_the_shards_follow_the_learner(local_ray):
 
 
 # ---------------------------------------------------------------------- the command
-@pytest.fixture(scope="module")
-def toy_baselines():
-    agents.register_baselines("toy", TOY_BASELINES)
-    yield
-    agents.unregister_baselines("toy")
-
-
 RAY_RUN = ["--env", "toy", "--players", "3", "--num-envs", "16", "--n-steps", "32",
            "--batch-size", "128", "--net-arch", "32,32", "--snapshot-every", "1",
            "--checkpoint-every", "1", "--eval-games", "3", "--elo-games", "0", "--no-progress",

@@ -55,8 +55,8 @@ def collect(game: Game, teacher: Agent, decisions: int, num_envs: int = 256,
                unit="dec")
     while recorded < decisions:
         seats = infos["current_player"]
-        if hints:
-            obs = hints.observe(game, env.state, seats)
+        if hints:  # the env's observation is the acting seat's; only the hints are added
+            obs = hints.extend(game, env.state, seats, obs)
         actions = teacher.act(game, env.state, seats)
         steps.append((obs, infos["action_mask"], actions, seats, game_id.copy()))
         obs, rewards, terminated, truncated, infos = env.step(actions)
