@@ -190,7 +190,7 @@ class SelfPlayVecEnv(BatchedVecEnv):
             self.state = fresh
         else:
             self.state.put(rows, fresh)
-        self.game.invalidate(self.state)
+            self.game.forget_rows(self.state, rows)
         self.learner_seat[rows] = ((self._row_offset + rows + self.episodes[rows])
                                    % self.num_players)
         draws = rnglib.uniform(rnglib.make_rng(seeds + _OPPONENT_SALT), None, 2)
@@ -292,7 +292,7 @@ class SelfPlayVecEnv(BatchedVecEnv):
                 actions[group] = agent.act(self.game, part, seats[group])
             self.game.step(sub, actions)
             state.put(idx, sub)
-            self.game.invalidate(state)
+            self.game.forget_rows(state, idx)
             self._collect(idx, rewards, dones, infos)
         raise RuntimeError(
             f"{self.game.ENV_ID}: opponents made {self._max_inner} moves without the learner "

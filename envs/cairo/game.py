@@ -99,6 +99,9 @@ class CairoGame(Game[CairoState]):
     VERSION = VERSION
     PLAYER_COUNTS = (2, 3, 4)
     HAS_HIDDEN_INFO = True  # hands, the draw pile's order, and money if not revealed
+    # Every state-cache entry (legality's per-row analyses, the one-row observation board)
+    # holds the bytes it was derived from and is used only while they still match.
+    ROW_CHECKED_CACHE = True
     OPTIONS = {
         "reveal_money": True,  # §6: every seat sees every seat's money
         "move_requires_blocked": True,  # §5.6, R22: only an enclosed stall may move

@@ -226,13 +226,18 @@ class Board:
         Only the candidate entries are meaningful: a call whose candidates all lie within the
         previous call's reuses that answer (each cell's verdict depends on the board alone).
         """
-        if self._reach is None:
-            self._reach = Reachability(self.walk, self.targets)
         if self._placed is not None and not (candidates & ~self._placed[0]).any():
             return self._placed[1], self._placed[2]
+        if self._reach is None:
+            self._reach = Reachability(self.walk, self.targets)
         safe, connected = self._reach.placements(candidates)
         self._placed = (candidates, safe, connected)
         return safe, connected
+
+    def reuse_placements(self, candidates: np.ndarray, safe: np.ndarray,
+                         connected: np.ndarray) -> None:
+        """Take ``placement_reach(candidates)``'s answer as known (computed elsewhere)."""
+        self._placed = (candidates, safe, connected)
 
     def stall_cells(self, candidates: np.ndarray) -> np.ndarray:
         """(R, 182) bool: the candidate cells that are free with no tile orthogonally adjacent
@@ -417,6 +422,42 @@ def board_of(state: CairoState, idx: np.ndarray, customers: np.ndarray | None = 
     if customers is None:
         customers = customer_cells(state, idx)
     return Board(state.tile[idx], state.entrance[idx], customers)
+
+
+def _reuse_placement_reach(state: CairoState, idx: np.ndarray, board: Board,
+                           candidates: np.ndarray) -> None:
+    """``board.placement_reach(candidates)`` with its verdicts kept per row across turns.
+
+    Each cell's verdict depends only on the tiles and the target set K (customers and
+    entrances), and most turns change neither: a lure moves a customer from one entrance to
+    another once every customer has left its start cell, a draw touches no tile. A row whose
+    tiles and K are those of its last analysis reuses the verdicts of the cells analysed then
+    (the rest of the row's candidates are analysed now and added to them); the board then
+    answers every later ``placement_reach`` within ``candidates`` from them.
+    """
+    key = np.concatenate([state.tile[idx], board.targets.view(np.int8)], axis=1).view(np.uint8)
+    same, entry = _cache_hits(state, "reach", idx, key)
+    found = same
+    if same.any():
+        evaluated = entry["evaluated"][idx]
+        found = same & ~(candidates & ~evaluated).any(axis=1)
+    if found.all():
+        board.reuse_placements(candidates, entry["safe"][idx], entry["connected"][idx])
+        return
+    miss = ~found
+    wanted = candidates[miss]
+    if same.any():  # rows seen on this board before keep their earlier cells
+        wanted |= evaluated[miss] & same[miss][:, None]
+    safe, connected = Reachability(board.walk[miss], board.targets[miss]).placements(wanted)
+    _cache_store(state, "reach", idx[miss], key[miss], evaluated=wanted, safe=safe,
+                 connected=connected)
+    if miss.all():
+        board.reuse_placements(wanted, safe, connected)
+        return
+    all_safe = entry["safe"][idx]
+    all_connected = entry["connected"][idx]
+    all_safe[miss], all_connected[miss] = safe, connected
+    board.reuse_placements(candidates, all_safe, all_connected)
 
 
 def _stall_directions(state: CairoState, idx: np.ndarray, candidates: np.ndarray
@@ -697,7 +738,8 @@ def turn_mask(state: CairoState, idx: np.ndarray, move_requires_blocked: bool) -
     colours = _COLOURS[None, :].repeat(num, axis=0)  # broadcast_to costs ~10 µs
     expand_candidates = board.seat_expansion_candidates(seat) & (size > 0)[:, :, None]
     # One reachability pass over the new-stall and the expansion cells together.
-    board.placement_reach(board.stall_cells(new_candidates) | expand_candidates.any(axis=1))
+    _reuse_placement_reach(state, idx, board,
+                           board.stall_cells(new_candidates) | expand_candidates.any(axis=1))
     new_dirs = board.stall_directions(new_candidates)
     main_sec = main_stall_sections(state.stall_cell[idx])
     new_ok = unplaced & _stall_colours(any_direction(new_dirs), main_sec)

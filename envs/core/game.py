@@ -25,6 +25,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 import numpy as np
 
 from envs.core.errors import IllegalActionError
+from envs.core.memory import retain_freed_memory
 from envs.core.state import BatchState
 
 S = TypeVar("S", bound=BatchState)
@@ -65,6 +66,9 @@ class Game(abc.ABC, Generic[S]):
     # True when seats hold information others cannot see; the leak test then demands that
     # resample_hidden actually changes some states.
     HAS_HIDDEN_INFO: ClassVar[bool] = False
+    # True when every entry of the game's ``state_cache`` is checked, row by row, against the
+    # arrays it derives from (see ``forget_rows``).
+    ROW_CHECKED_CACHE: ClassVar[bool] = False
 
     num_actions: int
     observation_shape: tuple[int, ...]
@@ -117,7 +121,10 @@ class Game(abc.ABC, Generic[S]):
 
     def init_rows(self, seeds: np.ndarray) -> S:
         """A batch of new games with one explicit seed per row, ``(B,)`` int64."""
-        return self._init(np.asarray(seeds, dtype=np.int64))
+        seeds = np.asarray(seeds, dtype=np.int64)
+        if seeds.size > 1:  # batched play: large per-step arrays, see ``envs.core.memory``
+            retain_freed_memory()
+        return self._init(seeds)
 
     def legal_action_mask(self, state: S) -> np.ndarray:
         """(B, A) bool, read-only; all False where the game is over.
@@ -138,6 +145,17 @@ class Game(abc.ABC, Generic[S]):
         """Forget everything cached on ``state`` after editing its arrays by hand (or ``put``)."""
         state.__dict__.pop(_MASK_CACHE, None)
         state.__dict__.pop(_STATE_CACHE, None)
+
+    def forget_rows(self, state: S, rows: np.ndarray) -> None:
+        """Forget what is cached about ``rows`` after ``state.put`` replaced them.
+
+        The mask cache always goes. The state cache goes too unless the game declares
+        ``ROW_CHECKED_CACHE``: that its entries check each row against the arrays they derive
+        from, so that a replaced row simply misses while the other rows keep theirs.
+        """
+        state.__dict__.pop(_MASK_CACHE, None)
+        if not self.ROW_CHECKED_CACHE:
+            state.__dict__.pop(_STATE_CACHE, None)
 
     @staticmethod
     def state_cache(state: S) -> dict:

@@ -101,7 +101,7 @@ class VecGameEnv:
             final_scores[rows] = self.game.scores(ended)
             self._episodes[rows] += 1
             state.put(rows, self.game.init_rows(self._row_seeds(rows)))
-            self.game.invalidate(state)
+            self.game.forget_rows(state, rows)
         infos = self._infos()
         infos["final_observation"] = final_obs
         infos["final_scores"] = final_scores

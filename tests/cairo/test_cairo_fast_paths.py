@@ -100,3 +100,27 @@ def test_one_row_draw_step_matches_the_batched_one(players):
             assert single.equals(batch.take(0))
             checked += 1
     assert checked > 100
+
+
+def test_cached_analyses_match_fresh_ones_across_row_resets():
+    """The per-row analyses kept across turns (reachability verdicts, turn and lure options)
+    and across ``put`` + ``forget_rows`` give every step the mask and observation that a state
+    with no cache gives."""
+    game = CairoGame(3)
+    state = game.init(16, seed=40)
+    rng = np.random.default_rng(2)
+    resets = 0
+    for step in range(400):
+        mask = game.legal_action_mask(state)
+        seats = np.maximum(state.current_player, 0)
+        fresh = state.copy()  # a copy carries no cache
+        assert np.array_equal(mask, game.legal_action_mask(fresh))
+        assert np.array_equal(game.observe(state, seats), game.observe(fresh, seats))
+        game.step(state, np.argmax(rng.random(mask.shape) * mask, axis=1))
+        if step % 30 == 29:  # new games in a few rows, as the vector envs start them
+            rows = np.array([step % 16, (step + 5) % 16])
+            state.put(rows, game.init_rows(1000 + rows + step))
+            game.forget_rows(state, rows)
+            resets += 1
+    assert resets == 13
+    assert len(Game.state_cache(state)) > 0, "the row-checked caches survive forget_rows"
