@@ -308,6 +308,12 @@ class CairoGame(Game[CairoState]):
         )
 
     def _legal_lure_target(self, state: CairoState, idx: np.ndarray, mask: np.ndarray) -> None:
+        if idx.size == 1:
+            cells, legal, _ = legality.lure_row(state, int(idx[0]))
+            for cell, ok in zip(cells, legal, strict=True):
+                if ok:
+                    mask[idx[0], ACTIONS.CELL.start + cell] = True
+            return
         cells, legal, _ = legality.lure_options(state, idx)
         rows, slots = np.nonzero(legal)
         mask[idx[rows], ACTIONS.CELL.start + cells[rows, slots]] = True
@@ -422,11 +428,11 @@ class CairoGame(Game[CairoState]):
         self._resolve_expansion(state, idx[(state.pay_units[idx] == 0) & ~state.pay_half[idx]])
 
     def _apply_lure_target(self, state: CairoState, idx: np.ndarray, action: np.ndarray) -> None:
-        cells, _, cost = legality.lure_options(state, idx)
         if idx.size == 1:
-            self._apply_lure_target_row(state, idx, int(action[0]), cells[0].tolist(),
-                                        cost[0].tolist())
+            cells, _, cost = legality.lure_row(state, int(idx[0]))
+            self._apply_lure_target_row(state, idx, int(action[0]), cells, cost)
             return
+        cells, _, cost = legality.lure_options(state, idx)
         target = action - ACTIONS.CELL.start
         rows = np.arange(idx.size)
         slot = np.argmax(cells == target[:, None], axis=1)

@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import itertools
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -73,14 +76,26 @@ _MARKET_INT = mask_ints(MARKET[None])[0]
 _AREA_INTS = mask_ints(_AREA)
 _SECTION_INTS = mask_ints(SECTION[None, :] == np.arange(NUM_SECTIONS)[:, None])
 _SECTION_OF_CELL = SECTION.tolist()
-_JOKER_SECTIONS = [np.flatnonzero(row).tolist() for row in JOKER_COVER]
+# Sets of sections as 9-bit ints (bit s: section s): each joker's, and the bitboard of the
+# cells of every set.
+_JOKER_SECTION_BITS = [sum(1 << int(s) for s in np.flatnonzero(row)) for row in JOKER_COVER]
+_ALL_SECTIONS = (1 << NUM_SECTIONS) - 1
 _CELL_INT = mask_ints(np.eye(NUM_CELLS, dtype=bool))  # the bit of each cell
+_SECTION_SET_CELLS = mask_ints(
+    (np.arange(_ALL_SECTIONS + 1)[:, None] >> SECTION[None, :].astype(np.int64)) & 1 > 0)
 _JOKER_COVER_INT = JOKER_COVER.astype(np.int32)
 _MOVE = int(Verb.MOVE)
 _PLACE = int(Verb.PLACE)
 _MAIN = int(Stage.MAIN)
 _LURE_ROW = "lure_row"  # Game.state_cache entry of the one-row lure options
 _TURN_ROW = "turn_row"  # Game.state_cache entry of the one-row turn analysis, as bitboards
+_TILES_ROW = "tiles_row"  # Game.state_cache entry of the one-row tile bitboards
+# The D4 actions lead the action layout in this order, so one slice assignment sets them.
+_TURN_ACTIONS = (ACTIONS.NEW, ACTIONS.EXPAND, ACTIONS.MOVE, ACTIONS.LURE, ACTIONS.DRAW,
+                 ACTIONS.PASS)
+assert _TURN_ACTIONS[0].start == 0 and all(
+    a.stop == b.start for a, b in itertools.pairwise(_TURN_ACTIONS))
+_TURN_ACTIONS_STOP = ACTIONS.PASS.stop
 
 
 # ---------------------------------------------------------------- per-row caches
@@ -652,16 +667,17 @@ def lure_options(state: CairoState, idx: np.ndarray) -> tuple[np.ndarray, np.nda
 
 def _lure_options_one(state: CairoState, row: int) -> tuple[np.ndarray, np.ndarray,
                                                               np.ndarray]:
-    """``lure_options`` of one row, whose cache entry is the plain bytes of the row: the
-    array entry's comparisons cost more than the mask's options save its step."""
-    key = (row, b"".join([a[row].tobytes() for a in _lure_arrays(state)]))
-    cache = Game.state_cache(state)
-    cached = cache.get(_LURE_ROW)
-    if cached is None or cached[0] != key:
-        cached = (key, _lure_options_row(state, np.array([row])))
-        cache[_LURE_ROW] = cached
-    cells, legal, cost = cached[1]
-    return cells.copy(), legal.copy(), cost.copy()
+    """``lure_options`` of one row, from ``lure_row``."""
+    cells, legal, cost = lure_row(state, row)
+    return (np.array([cells], dtype=state.entrance_cell.dtype), np.array([legal]),
+            np.array([cost], dtype=np.intp))
+
+
+def lure_row(state: CairoState, row: int) -> tuple[list[int], list[bool], list[int]]:
+    """``lure_options`` of one row as lists (cells, legal, cost), for the one-row mask and
+    step. The cache entry is the plain bytes of the row: the array entry's comparisons cost
+    more than the mask's options save its step."""
+    return _row_cached(state, _LURE_ROW, row, _lure_arrays(state), _lure_lists)
 
 
 def _lure_options(state: CairoState, idx: np.ndarray) -> tuple[np.ndarray, np.ndarray,
@@ -685,20 +701,26 @@ def _lure_options(state: CairoState, idx: np.ndarray) -> tuple[np.ndarray, np.nd
 
 def _lure_options_row(state: CairoState, idx: np.ndarray) -> tuple[np.ndarray, np.ndarray,
                                                                     np.ndarray]:
+    """``_lure_options`` of one row, from ``_lure_lists``."""
+    cells, legal, cost = _lure_lists(state, int(idx[0]))
+    return (np.array([cells], dtype=state.entrance_cell.dtype), np.array([legal]),
+            np.array([cost], dtype=np.intp))
+
+
+def _lure_lists(state: CairoState, row: int) -> tuple[list[int], list[bool], list[int]]:
     """``_lure_options`` of one row, the candidate bookkeeping on lists."""
-    row = int(idx[0])
     colour = int(state.colour[row])
-    cells = state.entrance_cell[idx, :, colour]  # (1, 5)
+    cells = state.entrance_cell[row, :, colour].tolist()  # (5,)
     customers = state.customer[row].tolist()
-    goals = [cell if cell >= 0 and cell not in customers else None for cell in cells[0].tolist()]
+    goals = [cell if cell >= 0 and cell not in customers else None for cell in cells]
     valid = [cell is not None for cell in goals]
-    walk = _MARKET_INT & ~mask_ints(state.tile[idx] >= 0)[0]
+    walk = _MARKET_INT & ~_tiles_row(state, row).occupied
     dist = walk_distances_int(walk, customers[colour], goals)
     valid = [ok and d >= 0 for ok, d in zip(valid, dist, strict=True)]
     cost = [sum(1 for ok, d in zip(valid, dist, strict=True) if ok and d < mine) for mine in dist]
     barkers = int(state.barkers[row, state.current_player[row]])
     legal = [ok and c <= barkers for ok, c in zip(valid, cost, strict=True)]
-    return cells, np.array([legal]), np.array([cost], dtype=np.intp)
+    return cells, legal, cost
 
 
 def lure_available(state: CairoState, idx: np.ndarray, customers: np.ndarray | None = None
@@ -771,18 +793,75 @@ def turn_mask(state: CairoState, idx: np.ndarray, move_requires_blocked: bool) -
     return out
 
 
-def _sections_int(sections: list[bool]) -> int:
-    """The bitboard of the cells of the flagged sections (9 flags)."""
-    out = 0
-    for section, flagged in enumerate(sections):
-        if flagged:
-            out |= _SECTION_INTS[section]
-    return out
-
-
 def _affordable_int(h: int, others: int, n: int) -> bool:
     """``affordable`` for plain ints."""
     return h >= 1 and others >= 2 * (n - min(n, h))
+
+
+class _TilesRow:
+    """The tiles of one row as Python-int bitboards, with what the one-row turn mask derives
+    from them alone; kept in the state cache while the row's tiles, entrances and stall cells
+    stay as they are (most turns lure or draw)."""
+
+    def __init__(self, state: CairoState, row: int):
+        self.groups = [0] * (NUM_OWNERS * NUM_COLOURS)
+        tiles = state.tile[row]
+        cells = np.flatnonzero(tiles >= 0)
+        self.occupied = 0
+        for cell, group in zip(cells.tolist(), tiles[cells].tolist(), strict=True):
+            self.groups[group] |= _CELL_INT[cell]
+            self.occupied |= _CELL_INT[cell]
+        self.entrances = 0
+        for cell in np.flatnonzero(state.entrance[row] >= 0).tolist():
+            self.entrances |= _CELL_INT[cell]
+        self.near_occupied = any_neighbour_int(self.occupied)
+        self.stalls = state.stall_cell[row].tolist()  # (5, 6)
+        # Per colour: the cells of the sections without a main stall of the colour.
+        taken = [0] * NUM_COLOURS
+        for owner_cells in self.stalls:
+            for colour, cell in enumerate(owner_cells):
+                if cell >= 0:
+                    taken[colour] |= 1 << _SECTION_OF_CELL[cell]
+        self.open_sections = [_SECTION_SET_CELLS[_ALL_SECTIONS & ~t] for t in taken]
+        # Per colour: the entrance cells of its stalls on the board.
+        self.entrances_of = [[owner[c] for owner in state.entrance_cell[row].tolist()
+                              if owner[c] >= 0] for c in range(NUM_COLOURS)]
+        self._expandable: dict[int, list[int]] = {}
+
+    def expandable(self, seat: int) -> list[int]:
+        """Per colour: the cells in the colour's area next to the seat's group and to no rival
+        tile of the colour (``Board.seat_expansion_candidates`` before the free-cell test)."""
+        cells = self._expandable.get(seat)
+        if cells is None:
+            cells = []
+            for colour in range(NUM_COLOURS):
+                rival = 0
+                for owner in range(NUM_OWNERS):
+                    if owner != seat:
+                        rival |= self.groups[owner * NUM_COLOURS + colour]
+                own_near = any_neighbour_int(self.groups[seat * NUM_COLOURS + colour])
+                cells.append(_AREA_INTS[colour] & own_near & ~any_neighbour_int(rival))
+            self._expandable[seat] = cells
+        return cells
+
+
+def _tiles_row(state: CairoState, row: int) -> _TilesRow:
+    """The row's ``_TilesRow``, from the state cache while its source bytes are unchanged."""
+    return _row_cached(state, _TILES_ROW, row, [state.tile, state.entrance, state.stall_cell,
+                                                state.entrance_cell], _TilesRow)
+
+
+def _row_cached(state: CairoState, name: str, row: int, arrays: list[np.ndarray],
+                build: Callable[[CairoState, int], Any]) -> Any:
+    """``build(state, row)``, kept in the state cache under ``name`` while the row's bytes of
+    ``arrays`` stay the same."""
+    key = (row, b"".join([a[row].tobytes() for a in arrays]))
+    cache = Game.state_cache(state)
+    cached = cache.get(name)
+    if cached is None or cached[0] != key:
+        cached = (key, build(state, row))
+        cache[name] = cached
+    return cached[1]
 
 
 def _turn_mask_row(state: CairoState, idx: np.ndarray, move_requires_blocked: bool
@@ -792,16 +871,8 @@ def _turn_mask_row(state: CairoState, idx: np.ndarray, move_requires_blocked: bo
     three hundred. It leaves the same cache entries (``_store_turn_row``)."""
     row = int(idx[0])
     seat = int(state.current_player[row])
-    groups = [0] * (NUM_OWNERS * NUM_COLOURS)
-    tiles = state.tile[row]
-    cells = np.flatnonzero(tiles >= 0)
-    occupied = 0
-    for cell, group in zip(cells.tolist(), tiles[cells].tolist(), strict=True):
-        groups[group] |= _CELL_INT[cell]
-        occupied |= _CELL_INT[cell]
-    entrance_bits = 0
-    for cell in np.flatnonzero(state.entrance[row] >= 0).tolist():
-        entrance_bits |= _CELL_INT[cell]
+    tiles = _tiles_row(state, row)
+    occupied, entrance_bits = tiles.occupied, tiles.entrances
     customer_cells_row = state.customer[row].tolist()
     customer_bits = 0
     for cell in customer_cells_row:
@@ -811,34 +882,25 @@ def _turn_mask_row(state: CairoState, idx: np.ndarray, move_requires_blocked: bo
     hand = state.hand[row, seat].tolist()
     money = state.money[row, seat].tolist()
     size = state.group_size[row, seat].tolist()
-    stalls = state.stall_cell[row].tolist()  # (5, 6)
+    stalls = tiles.stalls
     unplaced = [cell < 0 for cell in stalls[seat]]
     total = sum(money)
 
-    three = sum(hand) >= THREE_CARDS
-    held = [hand[section] > 0 or three for section in range(NUM_SECTIONS)]
-    joker = [False] * NUM_SECTIONS
-    for j, sections in enumerate(_JOKER_SECTIONS):
+    # ``coverage`` of one row as section sets: without and with a joker fee paid.
+    held = _ALL_SECTIONS
+    if sum(hand) < THREE_CARDS:
+        held = sum(1 << section for section in range(NUM_SECTIONS) if hand[section] > 0)
+    joker = 0
+    for j, sections in enumerate(_JOKER_SECTION_BITS):
         if hand[NUM_STANDARD_TYPES + j] > 0:
-            for section in sections:
-                joker[section] = True
-
-    def coverage_flags(fee_ok: bool) -> list[bool]:  # coverage of one row
-        return [h or (j and fee_ok) for h, j in zip(held, joker, strict=True)]
-
-    cover_new = coverage_flags(total >= 1)
-    covered = [_sections_int(coverage_flags(fee_ok)) for fee_ok in (False, True)]
-    new_candidates = _sections_int(cover_new) if any(unplaced) else 0
-    stall_cells = new_candidates & free & ~any_neighbour_int(occupied)
-    expand_candidates = []  # Board.seat_expansion_candidates, colour by colour
-    for colour in range(NUM_COLOURS):
-        rival = 0
-        for owner in range(NUM_OWNERS):
-            if owner != seat:
-                rival |= groups[owner * NUM_COLOURS + colour]
-        own_near = any_neighbour_int(groups[seat * NUM_COLOURS + colour])
-        cells = free & _AREA_INTS[colour] & own_near & ~any_neighbour_int(rival)
-        expand_candidates.append(cells if size[colour] > 0 else 0)
+            joker |= sections
+    cover_new = held | joker if total >= 1 else held
+    covered = [_SECTION_SET_CELLS[held], _SECTION_SET_CELLS[held | joker]]
+    new_candidates = _SECTION_SET_CELLS[cover_new] if any(unplaced) else 0
+    stall_cells = new_candidates & free & ~tiles.near_occupied
+    # Board.seat_expansion_candidates, colour by colour
+    expand_candidates = [free & cells if size[colour] > 0 else 0
+                         for colour, cells in enumerate(tiles.expandable(seat))]
     expandable = 0
     for cells in expand_candidates:
         expandable |= cells
@@ -850,13 +912,8 @@ def _turn_mask_row(state: CairoState, idx: np.ndarray, move_requires_blocked: bo
     new_cells = stall_cells & ~unsafe
     dirs = [new_cells & linked[d] & neighbour_int(entrance_free, d) for d in range(4)]
     reachable = dirs[0] | dirs[1] | dirs[2] | dirs[3]
-    main_sec = [[False] * NUM_COLOURS for _ in range(NUM_SECTIONS)]
-    for owner_cells in stalls:
-        for colour, cell in enumerate(owner_cells):
-            if cell >= 0:
-                main_sec[_SECTION_OF_CELL[cell]][colour] = True
-    new_ok = [unplaced[c] and bool(reachable & _AREA_INTS[c] & _sections_int(
-        [not main_sec[section][c] for section in range(NUM_SECTIONS)])) for c in range(NUM_COLOURS)]
+    new_ok = [unplaced[c] and bool(reachable & _AREA_INTS[c] & tiles.open_sections[c])
+              for c in range(NUM_COLOURS)]
 
     expand_cells, expand = [], []
     for colour in range(NUM_COLOURS):
@@ -880,21 +937,17 @@ def _turn_mask_row(state: CairoState, idx: np.ndarray, move_requires_blocked: bo
     move_ok = [False] * NUM_COLOURS
     if movable:
         count = len(movable)
+        cover = [cover_new >> section & 1 == 1 for section in range(NUM_SECTIONS)]
         dest = move_destinations(state, idx.repeat(count), np.full(count, seat, dtype=np.intp),
-                                 np.array(movable, dtype=np.intp), np.array([cover_new] * count))
+                                 np.array(movable, dtype=np.intp), np.array([cover] * count))
         for colour, ok in zip(movable, any_direction(dest).any(axis=1).tolist(), strict=True):
             move_ok[colour] = ok
-    out = np.zeros((1, ACTIONS.size), dtype=bool)
-    out[0, ACTIONS.NEW.start:ACTIONS.NEW.stop] = new_ok
-    out[0, ACTIONS.EXPAND.start:ACTIONS.EXPAND.stop] = expand_ok
-    out[0, ACTIONS.MOVE.start:ACTIONS.MOVE.stop] = move_ok
-    if state.stage[row] == _MAIN:  # lure_available
-        entrances = state.entrance_cell[row].tolist()  # (5, 6)
-        out[0, ACTIONS.LURE.start:ACTIONS.LURE.stop] = [
-            customer_cells_row[c] >= 0 and any(
-                owner[c] >= 0 and owner[c] not in customer_cells_row for owner in entrances)
+    main = bool(state.stage[row] == _MAIN)
+    lure_ok = [False] * NUM_COLOURS
+    if main:  # lure_available
+        lure_ok = [customer_cells_row[c] >= 0 and any(
+            cell not in customer_cells_row for cell in tiles.entrances_of[c])
             for c in range(NUM_COLOURS)]
-        out[0, ACTIONS.DRAW.start] = True
-    else:
-        out[0, ACTIONS.PASS.start] = True
+    out = np.zeros((1, ACTIONS.size), dtype=bool)
+    out[0, :_TURN_ACTIONS_STOP] = new_ok + expand_ok + move_ok + lure_ok + [main, not main]
     return out

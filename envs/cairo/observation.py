@@ -245,18 +245,14 @@ class Observer:
     def observe(self, state: CairoState, player: int | np.ndarray) -> np.ndarray:
         """(B, size) float32 observation of ``player`` (int or (B,) ints), see the module doc."""
         num = state.batch_size
+        if num == 1:
+            return self._observe_one(state, int(np.asarray(player).reshape(-1)[0]))
         # Seat p + P sees what seat p sees (the relative seats and the table rows wrap).
         me = np.asarray(player, dtype=np.int64) % self.num_players
         if me.ndim and me.shape != (num,):
             me = np.broadcast_to(me, (num,))
-        if num == 1:  # one seat for all rows: the cheaper path below
-            me = me.reshape(())
-        if num == 1:  # the same values in the same order; flat pieces join faster
-            source = np.concatenate([a.ravel() for a in self._sources(state)],
-                                    dtype=np.float32).reshape(1, -1)
-        else:
-            source = np.concatenate([a.reshape(num, -1) for a in self._sources(state)], axis=1,
-                                    dtype=np.float32)
+        source = np.concatenate([a.reshape(num, -1) for a in self._sources(state)], axis=1,
+                                dtype=np.float32)
         if me.ndim:  # the rows of each observer seat read the same columns
             value = np.empty((num, self._column.shape[1]), dtype=np.float32)
             one_hot = np.empty_like(value)
@@ -270,17 +266,28 @@ class Observer:
         out = np.empty((num, self.layout.size), dtype=np.float32)
         # The board by one table lookup straight into its rows, then the vector part.
         board = out[:, : self.board_size].reshape(num, NUM_CELLS, self.cell_features)  # a view
-        if num == 1:
-            self._board_of_one(state, me, board)
-        else:
-            np.take(self.cell_table, self._cell_codes(state, me), axis=0, out=board, mode="clip")
+        np.take(self.cell_table, self._cell_codes(state, me), axis=0, out=board, mode="clip")
         vector = out[:, self.board_size :]
         np.divide(value, self._divisor, out=vector)
         np.copyto(vector, value == one_hot, where=self._one_hot_entry)
         return out
 
-    def _board_of_one(self, state: CairoState, me: np.ndarray, board: np.ndarray) -> None:
-        """Fill the board part (1, 182, F) of one game's observation by seat ``me`` (0-d).
+    def _observe_one(self, state: CairoState, player: int) -> np.ndarray:
+        """``observe`` of a batch of one: the same values by flat indexing, one seat."""
+        seat = player % self.num_players
+        # The same values in the same order; flat pieces join faster.
+        source = np.concatenate([a.ravel() for a in self._sources(state)], dtype=np.float32)
+        value = source[self._column[seat]]
+        out = np.empty((1, self.layout.size), dtype=np.float32)
+        self._board_of_one(state, seat, out[:, : self.board_size].reshape(
+            1, NUM_CELLS, self.cell_features))
+        vector = out[0, self.board_size :]
+        np.divide(value, self._divisor, out=vector)
+        np.copyto(vector, value == self._one_hot[seat], where=self._one_hot_entry)
+        return out
+
+    def _board_of_one(self, state: CairoState, seat: int, board: np.ndarray) -> None:
+        """Fill the board part (1, 182, F) of one game's observation by ``seat``.
 
         The state's cache keeps each seat's last one with the board bytes it derives from: at
         B = 1 the table lookup costs a dozen NumPy calls and the copy one, most steps change no
@@ -288,7 +295,6 @@ class Observer:
         """
         key = b"".join([state.tile.tobytes(), state.entrance.tobytes(),
                         state.stall_cell.tobytes()])
-        seat = int(me)
         cache = Game.state_cache(state)
         cached = cache.get(_BOARD_CACHE)
         if cached is None or cached[0] != key:
@@ -298,7 +304,8 @@ class Observer:
         if seat in boards:
             board[...] = boards[seat]
             return
-        np.take(self.cell_table, self._cell_codes(state, me), axis=0, out=board, mode="clip")
+        np.take(self.cell_table, self._cell_codes(state, np.intp(seat)), axis=0, out=board,
+                mode="clip")
         boards[seat] = board.copy()
 
     # ---------------------------------------------------------------- hidden information

@@ -176,30 +176,16 @@ class Game(abc.ABC, Generic[S]):
                 state is unchanged.
         """
         actions = self._check_actions(state, actions)
+        if state.batch_size == 1:
+            return self._step_one(state, actions)
         live = ~state.done
         mask = self.legal_action_mask(state)
-        if state.batch_size == 1:  # plain Python on one row: a fraction of the NumPy calls
-            action = int(actions[0])
-            legal = 0 <= action < self.num_actions and bool(mask[0, action])
-            bad = live & (not legal)
-        else:
-            in_range = (actions >= 0) & (actions < self.num_actions)
-            legal = np.zeros(state.batch_size, dtype=bool)
-            legal[in_range] = mask[in_range, actions[in_range]]
-            bad = live & ~legal
+        in_range = (actions >= 0) & (actions < self.num_actions)
+        legal = np.zeros(state.batch_size, dtype=bool)
+        legal[in_range] = mask[in_range, actions[in_range]]
+        bad = live & ~legal
         if bad.any():
-            row = int(np.flatnonzero(bad)[0])
-            a = int(actions[row])
-            why = (
-                f"out of range [0, {self.num_actions})"
-                if not 0 <= a < self.num_actions
-                else f"{self.action_name(a)} is not legal here"
-            )
-            raise IllegalActionError(
-                f"{self.ENV_ID}: row {row}: action {a} is illegal in decision "
-                f"{self.decision_name(state, row)!r} (seat {int(state.current_player[row])} to "
-                f"act): {why}; legal: {self._legal_names(mask[row])}"
-            )
+            self._raise_illegal(state, actions, int(np.flatnonzero(bad)[0]), mask)
         state.__dict__.pop(_MASK_CACHE, None)
         state.rewards[:] = 0.0
         if live.any():
@@ -209,6 +195,37 @@ class Game(abc.ABC, Generic[S]):
                 state.current_player[ended] = -1
                 state.rewards[ended] = rank_rewards(self.ranking_keys(state.take(ended)))
         return state
+
+    def _step_one(self, state: S, actions: np.ndarray) -> S:
+        """``step`` of a batch of one, with Python scalars: a fraction of the NumPy calls."""
+        if state.terminated[0] or state.truncated[0]:
+            state.rewards[:] = 0.0
+            return state
+        mask = self.legal_action_mask(state)
+        action = int(actions[0])
+        if not (0 <= action < self.num_actions and mask[0, action]):
+            self._raise_illegal(state, actions, 0, mask)
+        state.__dict__.pop(_MASK_CACHE, None)
+        state.rewards[:] = 0.0
+        self._step(state, actions, np.ones(1, dtype=bool))
+        if state.terminated[0] or state.truncated[0]:
+            state.current_player[0] = -1
+            state.rewards[0] = rank_rewards(self.ranking_keys(state))[0]
+        return state
+
+    def _raise_illegal(self, state: S, actions: np.ndarray, row: int, mask: np.ndarray) -> None:
+        """Raise the ``IllegalActionError`` of row ``row``'s action."""
+        a = int(actions[row])
+        why = (
+            f"out of range [0, {self.num_actions})"
+            if not 0 <= a < self.num_actions
+            else f"{self.action_name(a)} is not legal here"
+        )
+        raise IllegalActionError(
+            f"{self.ENV_ID}: row {row}: action {a} is illegal in decision "
+            f"{self.decision_name(state, row)!r} (seat {int(state.current_player[row])} to "
+            f"act): {why}; legal: {self._legal_names(mask[row])}"
+        )
 
     def ranking_keys(self, state: S) -> np.ndarray:
         """Keys of the final ranking, (B, P) or (B, P, K); the game's own tie-breaks go here."""
@@ -264,6 +281,9 @@ class Game(abc.ABC, Generic[S]):
 
     # ---------------------------------------------------------------- helpers
     def _check_actions(self, state: S, actions: Any) -> np.ndarray:
+        if (type(actions) is np.ndarray and actions.dtype == np.int64
+                and actions.shape == (1,) == (state.batch_size,)):
+            return actions  # the common B = 1 call, as the AEC env makes it
         arr = np.asarray(actions)
         if arr.ndim == 0:
             arr = arr.reshape(1)
