@@ -289,6 +289,10 @@ class CairoGame(Game[CairoState]):
         return np.where(expand[:, None], legality.fee_colours(money, colour, cost), money >= 1)
 
     def _legal_card_mode(self, state: CairoState, idx: np.ndarray, mask: np.ndarray) -> None:
+        if idx.size == 1:
+            row = int(idx[0])
+            mask[row, ACTIONS.CARD.start:ACTIONS.THREE.stop] = legality.card_modes_row(state, row)
+            return
         _, hand, _ = legality.seat_cards(state, idx)
         section = SECTION[state.target[idx]].astype(np.intp)
         modes = legality.card_modes(hand, section, self._fee_ok(state, idx).any(axis=1))
@@ -319,6 +323,13 @@ class CairoGame(Game[CairoState]):
         mask[idx[rows], ACTIONS.CELL.start + cells[rows, slots]] = True
 
     def _legal_draw_source(self, state: CairoState, idx: np.ndarray, mask: np.ndarray) -> None:
+        if idx.size == 1:  # _draw_sources on plain ints
+            row = int(idx[0])
+            deck = state.deck_size[row] > 0 or state.discard[row].sum() > 0
+            barker = state.barkers[row].sum() < NUM_BARKERS
+            mask[row, ACTIONS.DISPLAY.start:ACTIONS.BARKER.stop] = [
+                card >= 0 for card in state.display[row].tolist()] + [deck, barker]
+            return
         mask[idx, ACTIONS.DISPLAY.start:ACTIONS.BARKER.stop] = self._draw_sources(state, idx)
 
     @staticmethod

@@ -34,6 +34,7 @@ from envs.cairo.board import (
 from envs.cairo.data import (
     JOKER_COVER,
     MARKET,
+    NUM_CARD_TYPES,
     NUM_CELLS,
     NUM_COLOURS,
     NUM_OWNERS,
@@ -84,12 +85,15 @@ _CELL_INT = mask_ints(np.eye(NUM_CELLS, dtype=bool))  # the bit of each cell
 _SECTION_SET_CELLS = mask_ints(
     (np.arange(_ALL_SECTIONS + 1)[:, None] >> SECTION[None, :].astype(np.int64)) & 1 > 0)
 _JOKER_COVER_INT = JOKER_COVER.astype(np.int32)
+_JOKER_COVER_ROWS = JOKER_COVER.tolist()
 _MOVE = int(Verb.MOVE)
+_EXPAND = int(Verb.EXPAND)
 _PLACE = int(Verb.PLACE)
 _MAIN = int(Stage.MAIN)
 _LURE_ROW = "lure_row"  # Game.state_cache entry of the one-row lure options
 _TURN_ROW = "turn_row"  # Game.state_cache entry of the one-row turn analysis, as bitboards
 _TILES_ROW = "tiles_row"  # Game.state_cache entry of the one-row tile bitboards
+_STALL_ROW = "stall_row"  # Game.state_cache entry of the one-row stall options
 # The D4 actions lead the action layout in this order, so one slice assignment sets them.
 _TURN_ACTIONS = (ACTIONS.NEW, ACTIONS.EXPAND, ACTIONS.MOVE, ACTIONS.LURE, ACTIONS.DRAW,
                  ACTIONS.PASS)
@@ -399,6 +403,29 @@ def card_modes(hand: np.ndarray, section: np.ndarray, fee_ok: np.ndarray) -> np.
     return out
 
 
+def card_modes_row(state: CairoState, row: int) -> list[bool]:
+    """``card_modes`` of one row's pending build (D6), on plain ints: the seat's hand and
+    money, the target's section and the joker fee's test as ``_fee_ok`` makes it."""
+    seat = int(state.current_player[row])
+    hand = state.hand[row, seat].tolist()
+    money = state.money[row, seat].tolist()
+    section = _SECTION_OF_CELL[int(state.target[row])]
+    if state.verb[row] == _EXPAND:  # the fee must keep the expansion affordable
+        colour = int(state.colour[row])
+        cost = int(state.group_size[row, seat, colour]) + 1
+        h, others = money[colour], sum(money) - money[colour]
+        fee_ok = _affordable_int(h - 1, others, cost) or _affordable_int(h, others - 1, cost)
+    else:
+        fee_ok = sum(money) >= 1
+    modes = [False] * (NUM_CARD_TYPES + 1)
+    modes[section] = hand[section] > 0
+    for j, cover in enumerate(_JOKER_COVER_ROWS):
+        card = NUM_STANDARD_TYPES + j
+        modes[card] = fee_ok and hand[card] > 0 and cover[section]
+    modes[-1] = not any(modes) and sum(hand) >= THREE_CARDS
+    return modes
+
+
 def payment_colours(money: np.ndarray, colour: np.ndarray, units: np.ndarray,
                     half: np.ndarray) -> np.ndarray:
     """(R, 6) bool: the D9 masks of §9.2 (one coin per decision).
@@ -571,6 +598,9 @@ def stall_options(state: CairoState, idx: np.ndarray, limit: np.ndarray | None =
     The pending verb says which rules apply: PLACE (setup or neutral, no cards, at most two
     stalls per section), NEW (cards) or MOVE (cards, stall lifted first).
     """
+    if idx.size == 1:
+        out = unpack(from_ints(_stall_dirs_row(state, int(idx[0])))).T[None]  # (1, 182, 4)
+        return out if limit is None else out & limit[:, :, None]
     seat, hand, money = seat_cards(state, idx)
     colour = state.colour[idx].astype(np.intp)
     verb = state.verb[idx]
@@ -594,8 +624,100 @@ def stall_options(state: CairoState, idx: np.ndarray, limit: np.ndarray | None =
     return out
 
 
+def _cover_row(hand: list[int], money: list[int]) -> tuple[int, int]:
+    """``coverage`` of one row as section sets: the sections the standard cards (or three
+    cards) pay for, and those a joker pays for once its fee is paid."""
+    held = _ALL_SECTIONS
+    if sum(hand) < THREE_CARDS:
+        held = sum(1 << section for section in range(NUM_SECTIONS) if hand[section] > 0)
+    joker = 0
+    for j, sections in enumerate(_JOKER_SECTION_BITS):
+        if hand[NUM_STANDARD_TYPES + j] > 0:
+            joker |= sections
+    return held, joker
+
+
+def _customer_bits(state: CairoState, row: int) -> int:
+    """The bitboard of the row's customers."""
+    bits = 0
+    for cell in state.customer[row].tolist():
+        if cell >= 0:
+            bits |= _CELL_INT[cell]
+    return bits
+
+
+def _stall_dirs_int(occupied: int, entrances: int, customers: int, candidates: int
+                    ) -> list[int]:
+    """``Board.stall_directions`` of one board as bitboards, one per direction N, E, S, W."""
+    free = CELLS_INT & ~occupied & ~entrances & ~customers
+    cells = candidates & free & ~any_neighbour_int(occupied)
+    unsafe, linked = placements_int(_MARKET_INT & ~occupied, customers | entrances, cells)
+    cells &= ~unsafe
+    entrance_free = free & _MARKET_INT
+    return [cells & linked[d] & neighbour_int(entrance_free, d) for d in range(4)]
+
+
+def _stall_dirs_row(state: CairoState, row: int) -> list[int]:
+    """``stall_options`` of one row as four direction bitboards (kept for the D3 after D2)."""
+    arrays = [state.tile, state.entrance, state.customer, state.stall_cell, state.entrance_cell,
+              state.current_player, state.colour, state.verb, state.hand, state.money]
+    return _row_cached(state, _STALL_ROW, row, arrays, _stall_dirs_fresh)
+
+
+def _stall_dirs_fresh(state: CairoState, row: int) -> list[int]:
+    """``_stall_dirs_row`` computed afresh."""
+    tiles = _tiles_row(state, row)
+    seat, colour = int(state.current_player[row]), int(state.colour[row])
+    verb = int(state.verb[row])
+    occupied, entrances = tiles.occupied, tiles.entrances
+    stalls = [list(owner) for owner in tiles.stalls]
+    if verb == _MOVE:  # §5.6: the stall is lifted first and must change cell
+        old = stalls[seat][colour]
+        occupied &= ~_CELL_INT[old]
+        entrances &= ~_CELL_INT[int(state.entrance_cell[row, seat, colour])]
+        stalls[seat][colour] = -1
+    taken, counts = 0, [0] * NUM_SECTIONS
+    for owner in stalls:
+        for c, cell in enumerate(owner):
+            if cell >= 0:
+                counts[_SECTION_OF_CELL[cell]] += 1
+                if c == colour:
+                    taken |= 1 << _SECTION_OF_CELL[cell]
+    if verb == _PLACE:
+        sections = sum(1 << k for k, n in enumerate(counts) if n < SETUP_SECTION_LIMIT)
+    else:
+        money = state.money[row, seat].tolist()
+        held, joker = _cover_row(state.hand[row, seat].tolist(), money)
+        sections = held | joker if sum(money) >= 1 else held
+    candidates = _AREA_INTS[colour] & _SECTION_SET_CELLS[sections & ~taken]
+    if verb == _MOVE:
+        candidates &= ~_CELL_INT[old]
+    return _stall_dirs_int(occupied, entrances, _customer_bits(state, row), candidates)
+
+
+def _place_colours_row(state: CairoState, row: int) -> list[bool]:
+    """``place_colour_mask`` of one row on bitboards."""
+    tiles = _tiles_row(state, row)
+    unplaced = [cell < 0 for cell in tiles.stalls[int(state.current_player[row])]]
+    if not any(unplaced):
+        return unplaced
+    counts = [0] * NUM_SECTIONS
+    for owner in tiles.stalls:
+        for cell in owner:
+            if cell >= 0:
+                counts[_SECTION_OF_CELL[cell]] += 1
+    sections = sum(1 << k for k, n in enumerate(counts) if n < SETUP_SECTION_LIMIT)
+    dirs = _stall_dirs_int(tiles.occupied, tiles.entrances, _customer_bits(state, row),
+                           _SECTION_SET_CELLS[sections])
+    cells = dirs[0] | dirs[1] | dirs[2] | dirs[3]
+    return [unplaced[c] and bool(cells & _AREA_INTS[c] & tiles.open_sections[c])
+            for c in range(NUM_COLOURS)]
+
+
 def place_colour_mask(state: CairoState, idx: np.ndarray) -> np.ndarray:
     """(R, 6) bool: D1, own unplaced colours with a legal setup placement (§5.9.1)."""
+    if idx.size == 1:
+        return np.array([_place_colours_row(state, int(idx[0]))])
     seat = state.current_player[idx].astype(np.intp)
     stalls = state.stall_cell[idx]
     sections_ok = stall_counts(stalls) < SETUP_SECTION_LIMIT
@@ -874,10 +996,7 @@ def _turn_mask_row(state: CairoState, idx: np.ndarray, move_requires_blocked: bo
     tiles = _tiles_row(state, row)
     occupied, entrance_bits = tiles.occupied, tiles.entrances
     customer_cells_row = state.customer[row].tolist()
-    customer_bits = 0
-    for cell in customer_cells_row:
-        if cell >= 0:
-            customer_bits |= _CELL_INT[cell]
+    customer_bits = _customer_bits(state, row)
     free = CELLS_INT & ~occupied & ~entrance_bits & ~customer_bits
     hand = state.hand[row, seat].tolist()
     money = state.money[row, seat].tolist()
@@ -886,14 +1005,7 @@ def _turn_mask_row(state: CairoState, idx: np.ndarray, move_requires_blocked: bo
     unplaced = [cell < 0 for cell in stalls[seat]]
     total = sum(money)
 
-    # ``coverage`` of one row as section sets: without and with a joker fee paid.
-    held = _ALL_SECTIONS
-    if sum(hand) < THREE_CARDS:
-        held = sum(1 << section for section in range(NUM_SECTIONS) if hand[section] > 0)
-    joker = 0
-    for j, sections in enumerate(_JOKER_SECTION_BITS):
-        if hand[NUM_STANDARD_TYPES + j] > 0:
-            joker |= sections
+    held, joker = _cover_row(hand, money)  # the sections without and with a joker fee
     cover_new = held | joker if total >= 1 else held
     covered = [_SECTION_SET_CELLS[held], _SECTION_SET_CELLS[held | joker]]
     new_candidates = _SECTION_SET_CELLS[cover_new] if any(unplaced) else 0

@@ -48,6 +48,7 @@ _COPIES = int(CARD_COPIES.max())  # copies of the commonest card type
 # (on board, x, y) of every cell, index -1 (off the board) giving zeros.
 _CELL_XY = np.zeros((NUM_CELLS + 1, 3), dtype=np.float32)
 _CELL_XY[:NUM_CELLS] = [(1, k % WIDTH, k // WIDTH) for k in range(NUM_CELLS)]
+_CELL_XY_ROWS = _CELL_XY.tolist()
 
 
 class Observer:
@@ -97,6 +98,7 @@ class Observer:
         self.board_size = NUM_CELLS * self.cell_features
         self._column, self._one_hot, scaled, self._divisor = self._vector_tables()
         self._one_hot_entry = ~scaled
+        self._column_one = self._one_row_columns()
 
     # ---------------------------------------------------------------- encoding
     # A cell's content code: 0 empty, 1 + g an expansion of group g, 31 + g a main stall,
@@ -169,6 +171,47 @@ class Observer:
                 state.discard, state.supply, state.medal, state.stall_cell < 0,
                 state.neutral_bag, state.group_size, state.dropped,
                 np.minimum(state.turn, self.max_turns)]
+
+    # At B = 1 the source row is laid out by dtype instead (``_source_one``): the one-byte
+    # arrays joined as bytes, then the money, then the derived values on plain ints.
+    _ONE_BYTE_SOURCES = ("stage", "phase", "verb", "colour", "picks_left", "pay_units",
+                         "pay_half", "draws_left", "hand", "known", "barkers", "display",
+                         "deck_size", "discard", "supply", "medal", "neutral_bag", "group_size",
+                         "dropped")
+    _DERIVED_SOURCES = ("current_player", "vp", "customer", "target", "trays", "hand_sizes",
+                        "barker_supply", "turn")
+
+    def _one_row_columns(self) -> np.ndarray:
+        """(P, V) the ``_column`` table for the ``_source_one`` layout."""
+        start, position = {}, 0
+        for name, width in self._source_blocks():
+            start[name] = (position, width)
+            position += width
+        order = [*self._ONE_BYTE_SOURCES, "unplaced", "money", *self._DERIVED_SOURCES]
+        assert sorted(order) == sorted(start)
+        moved = np.empty(position, dtype=np.intp)  # old column -> column in the new layout
+        position = 0
+        for name in order:
+            first, width = start[name]
+            moved[first:first + width] = np.arange(position, position + width)
+            position += width
+        return moved[self._column]
+
+    def _source_one(self, state: CairoState) -> np.ndarray:
+        """The source row of a batch of one in the ``_one_row_columns`` layout, float32."""
+        raw = b"".join([getattr(state, name).tobytes() for name in self._ONE_BYTE_SOURCES])
+        money = state.money[0].tolist()
+        derived = [int(state.current_player[0]), *state.vp[0].tolist()]
+        for cell in [*state.customer[0].tolist(), int(state.target[0])]:
+            derived.extend(_CELL_XY_ROWS[cell])
+        derived.extend(MONEY_PER_COLOUR - sum(seat[c] for seat in money)
+                       for c in range(NUM_COLOURS))
+        derived.extend(sum(cards) for cards in state.hand[0].tolist())
+        derived.append(NUM_BARKERS - sum(state.barkers[0].tolist()))
+        derived.append(min(int(state.turn[0]), self.max_turns))
+        return np.concatenate([
+            np.frombuffer(raw + (state.stall_cell < 0).tobytes(), dtype=np.int8),
+            state.money.ravel(), np.array(derived, dtype=np.float32)], dtype=np.float32)
 
     def _vector_tables(self) -> tuple[np.ndarray, ...]:
         """Per vector entry: source column and one-hot value by observer seat (P, V); whether
@@ -273,11 +316,10 @@ class Observer:
         return out
 
     def _observe_one(self, state: CairoState, player: int) -> np.ndarray:
-        """``observe`` of a batch of one: the same values by flat indexing, one seat."""
+        """``observe`` of a batch of one: the same values from a source row built on plain
+        ints and bytes (``_source_one``), one seat."""
         seat = player % self.num_players
-        # The same values in the same order; flat pieces join faster.
-        source = np.concatenate([a.ravel() for a in self._sources(state)], dtype=np.float32)
-        value = source[self._column[seat]]
+        value = self._source_one(state)[self._column_one[seat]]
         out = np.empty((1, self.layout.size), dtype=np.float32)
         self._board_of_one(state, seat, out[:, : self.board_size].reshape(
             1, NUM_CELLS, self.cell_features))

@@ -73,7 +73,8 @@ class TradewindsAECEnv(AECEnv):
         seat = self._seat[agent]
         obs = self.game.observe(self.state, seat)[0]
         mask = np.zeros(self.game.num_actions, dtype=np.int8)
-        if agent == self.agent_selection and not self.state.done[0]:
+        if agent == self.agent_selection and not (self.state.terminated[0]
+                                                  or self.state.truncated[0]):
             mask[:] = self.game.legal_action_mask(self.state)[0]
         return {"observation": obs, "action_mask": mask}
 
@@ -86,9 +87,9 @@ class TradewindsAECEnv(AECEnv):
             raise ValueError(f"{agent} is to act: step(None) is only for finished agents")
         self.game.step(self.state, np.asarray([action]))
         self._cumulative_rewards[agent] = 0.0
-        step_rewards = self.state.rewards[0]
-        self.rewards = {a: float(step_rewards[self._seat[a]]) for a in self.agents}
-        if self.state.done[0]:
+        step_rewards = self.state.rewards[0].tolist()
+        self.rewards = {a: step_rewards[self._seat[a]] for a in self.agents}
+        if self.state.terminated[0] or self.state.truncated[0]:
             ended_by_rules = bool(self.state.terminated[0])
             scores = self.game.scores(self.state)[0]
             for a in self.agents:

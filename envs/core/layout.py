@@ -15,10 +15,10 @@ class ActionRange:
     name: str
     start: int
     size: int
+    stop: int = dataclasses.field(init=False)
 
-    @property
-    def stop(self) -> int:
-        return self.start + self.size
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "stop", self.start + self.size)  # a field: read in hot loops
 
     def __contains__(self, action: int) -> bool:
         return self.start <= action < self.stop
@@ -38,6 +38,10 @@ class ActionLayout:
         start = 0
         for name, size, namer in blocks:
             self.ranges[name] = ActionRange(name, start, size)
+            # Plain attributes too: the rules read ``layout.NAME.start`` in their hot paths,
+            # where ``__getattr__`` costs a microsecond per access.
+            if not hasattr(type(self), name):
+                self.__dict__.setdefault(name, self.ranges[name])
             if namer is None:
                 names.extend([name] if size == 1 else [f"{name}_{i}" for i in range(size)])
             else:
