@@ -11,7 +11,9 @@ cost differently from its middle) rather than over the first moves of B fresh ga
 runs play whole episodes. PettingZoo's ``connect_four_v3`` and
 ``texas_holdem_no_limit_v6`` AEC envs and OpenSpiel's ``hearts`` (with information-state
 tensors) run in the same process with the same masked-uniform random actions, and every
-figure is also given as a ratio to ``connect_four_v3``. A reference whose package is missing
+figure is also given as a ratio to ``connect_four_v3``: to the mean of two measurements of it
+made right before and right after that figure (the machines we share drift in speed by tens
+of percent within minutes). A reference whose package is missing
 is skipped with a note. One core: BLAS threads are pinned to 1 before NumPy loads.
 """
 
@@ -25,6 +27,7 @@ for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
 import argparse  # noqa: E402
 import csv  # noqa: E402
 import dataclasses  # noqa: E402
+import functools  # noqa: E402
 import platform  # noqa: E402
 from collections.abc import Callable  # noqa: E402
 from pathlib import Path  # noqa: E402
@@ -46,6 +49,10 @@ class Result:
     mode: str
     batch: int
     steps_per_s: float
+    # connect_four_v3's steps/s measured just before and after this figure (their mean), when
+    # the run brackets its measurements; the ratio then uses it instead of the run's first
+    # reference figure.
+    reference: float | None = None
 
     @property
     def us_per_row_step(self) -> float:
@@ -105,21 +112,31 @@ def baselines(seconds: float) -> list[Result]:
 
 
 def measure_game(env_id: str, players: int, batch_sizes: list[int], seconds: float,
-                 progress: tqdm, min_batch_steps: int = 0) -> list[Result]:
+                 progress: tqdm, min_batch_steps: int = 0,
+                 bracket: Callable[[], float] | None = None) -> list[Result]:
+    """The AEC and batched figures of one game and player count.
+
+    ``bracket`` (the reference's steps/s, measured anew on each call) runs right before and
+    after every measurement: on a machine whose speed drifts, a ratio to a reference measured
+    minutes earlier says more about the drift than about the game.
+    """
     results = []
+
+    def measure(mode: str, batch: int, run: Callable[[], int], min_steps: int = 0) -> None:
+        before = bracket() if bracket else None
+        rate = timed(run, seconds, min_steps=min_steps)
+        reference = (before + bracket()) / 2 if bracket else None
+        results.append(Result("tradewinds", env_id, players, mode, batch, rate, reference))
+        progress.update()
+
     progress.set_postfix_str(f"{env_id} {players}p AEC")
-    env = envs.make_env(env_id, players)
-    results.append(Result("tradewinds", env_id, players, "AEC", 1,
-                          timed(aec_episode_runner(env), seconds)))
-    progress.update()
+    measure("AEC", 1, aec_episode_runner(envs.make_env(env_id, players)))
     for batch in batch_sizes:
         progress.set_postfix_str(f"{env_id} {players}p B={batch}")
         vec = envs.make_vec(env_id, num_envs=batch, num_players=players, seed=0)
         chunk = max(1, 4096 // batch)
-        results.append(Result("tradewinds", env_id, players, "make_game", batch,
-                              timed(vec_runner(vec, chunk=min(chunk, 64)), seconds,
-                                min_steps=min_batch_steps * batch)))
-        progress.update()
+        measure("make_game", batch, vec_runner(vec, chunk=min(chunk, 64)),
+                min_batch_steps * batch)
     return results
 
 
@@ -129,7 +146,8 @@ def to_markdown(results: list[Result], reference: float | None) -> str:
         "|---|---|---|---|---|---|---|---|",
     ]
     for r in results:
-        ratio = f"{r.steps_per_s / reference:.2f}" if reference else "n/a"
+        base = r.reference or reference
+        ratio = f"{r.steps_per_s / base:.2f}" if base else "n/a"
         lines.append(f"| {r.system} | {r.env} | {r.players} | {r.mode} | {r.batch} | "
                      f"{r.steps_per_s:,.0f} | {r.us_per_row_step:.2f} | {ratio} |")
     return "\n".join(lines)
@@ -148,7 +166,8 @@ def write(results: list[Result], reference: float | None, out: Path) -> None:
         for r in results:
             writer.writerow([r.system, r.env, r.players, r.mode, r.batch, f"{r.steps_per_s:.1f}",
                              f"{r.us_per_row_step:.3f}",
-                             f"{r.steps_per_s / reference:.3f}" if reference else ""])
+                             f"{r.steps_per_s / (r.reference or reference):.3f}"
+                             if r.reference or reference else ""])
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -180,10 +199,14 @@ def main(argv: list[str] | None = None) -> None:
     results = baselines(args.seconds)
     reference = next((r.steps_per_s for r in results
                       if f"{r.system} {r.env}" == REFERENCE), None)
+    bracket = None
+    if reference is not None:  # the reference again around every measurement
+        connect_four = _connect_four()
+        bracket = functools.partial(timed, connect_four, args.seconds / 2)
     with tqdm(total=len(cases) * (1 + len(batch_sizes)), desc="throughput") as progress:
         for env_id, players in cases:
             results += measure_game(env_id, players, batch_sizes, args.seconds, progress,
-                                    args.min_batch_steps)
+                                    args.min_batch_steps, bracket)
     print(to_markdown(results, reference))
     if args.out is not None:
         write(results, reference, args.out)

@@ -19,6 +19,20 @@ def test_throughput_writes_markdown_and_csv(tmp_path, monkeypatch):
     assert len(rows) == 1 + 3 and float(rows[1].split(",")[5]) > 0
 
 
+def test_throughput_ratios_use_the_bracketing_reference(monkeypatch):
+    """Each figure is divided by the mean of the reference measured right before and after it,
+    not by the run's first reference figure."""
+    brackets = iter([100.0, 300.0, 1000.0, 3000.0])
+    monkeypatch.setattr(throughput, "timed", lambda run, seconds, min_steps=0: 400.0)
+    with throughput.tqdm(total=2, disable=True) as progress:
+        results = throughput.measure_game("toy", 2, [8], 0.0, progress,
+                                          bracket=lambda: next(brackets))
+    assert [r.reference for r in results] == [200.0, 2000.0]
+    table = throughput.to_markdown(results, reference=50.0)
+    assert "| tradewinds | toy | 2 | AEC | 1 | 400 | 2500.00 | 2.00 |" in table
+    assert "| tradewinds | toy | 2 | make_game | 8 | 400 | 2500.00 | 0.20 |" in table
+
+
 def test_timed_makes_at_least_min_steps():
     from benchmarks._measure import timed
 
