@@ -19,9 +19,11 @@ from gymnasium import spaces
 from envs.core.game import Game
 from envs.core.state import BatchState
 
+_SMALL = 1 << 18  # bytes below which ``_fresh_zeros`` clears heap memory instead
+
 
 def _fresh_zeros(shape: tuple[int, ...]) -> np.ndarray:
-    """A new, writable float32 array of zeros from an anonymous memory map.
+    """A new, writable float32 array of zeros; a large one from an anonymous memory map.
 
     ``np.zeros`` of a few tens of MB (the final observations at B = 1024) comes from the heap
     once the allocator has raised its threshold for memory maps, and is then cleared byte by
@@ -29,7 +31,10 @@ def _fresh_zeros(shape: tuple[int, ...]) -> np.ndarray:
     of the rows that are written are ever touched.
     """
     count = int(np.prod(shape))
-    pages = mmap.mmap(-1, max(count * np.dtype(np.float32).itemsize, 1))
+    size = count * np.dtype(np.float32).itemsize
+    if size < _SMALL:  # a map costs two system calls; clearing a few pages costs less
+        return np.zeros(shape, dtype=np.float32)
+    pages = mmap.mmap(-1, size)
     return np.frombuffer(pages, dtype=np.float32, count=count).reshape(shape)
 
 
