@@ -296,36 +296,38 @@ class Observer:
             me = np.broadcast_to(me, (num,))
         source = np.concatenate([a.reshape(num, -1) for a in self._sources(state)], axis=1,
                                 dtype=np.float32)
-        if me.ndim:  # the rows of each observer seat read the same columns
-            value = np.empty((num, self._column.shape[1]), dtype=np.float32)
-            one_hot = np.empty_like(value)
-            for seat in range(self.num_players):
-                rows = np.flatnonzero(me == seat)
-                if rows.size:
-                    value[rows] = source[rows][:, self._column[seat]]
-                    one_hot[rows] = self._one_hot[seat]
-        else:
-            value, one_hot = source[:, self._column[me]], self._one_hot[me]
         out = np.empty((num, self.layout.size), dtype=np.float32)
         # The board by one table lookup straight into its rows, then the vector part.
         board = out[:, : self.board_size].reshape(num, NUM_CELLS, self.cell_features)  # a view
         np.take(self.cell_table, self._cell_codes(state, me), axis=0, out=board, mode="clip")
-        vector = out[:, self.board_size :]
-        np.divide(value, self._divisor, out=vector)
-        np.copyto(vector, value == one_hot, where=self._one_hot_entry)
+        if not me.ndim:
+            seat = int(me)
+            self._vector(source[:, self._column[seat]], seat, out[:, self.board_size :])
+            return out
+        for seat in range(self.num_players):  # the rows of each seat read the same columns
+            rows = np.flatnonzero(me == seat)
+            if rows.size:
+                out[rows, self.board_size :] = self._vector(
+                    source[rows][:, self._column[seat]], seat)
+        return out
+
+    def _vector(self, value: np.ndarray, seat: int, out: np.ndarray | None = None
+                ) -> np.ndarray:
+        """The vector part seen by ``seat`` from its source values (R, V) or (V,) (one-hot
+        tests and scaled values, see ``_vector_tables``), into ``out`` when given."""
+        out = np.divide(value, self._divisor, out=out)
+        np.copyto(out, value == self._one_hot[seat], where=self._one_hot_entry)
         return out
 
     def _observe_one(self, state: CairoState, player: int) -> np.ndarray:
         """``observe`` of a batch of one: the same values from a source row built on plain
         ints and bytes (``_source_one``), one seat."""
         seat = player % self.num_players
-        value = self._source_one(state)[self._column_one[seat]]
         out = np.empty((1, self.layout.size), dtype=np.float32)
         self._board_of_one(state, seat, out[:, : self.board_size].reshape(
             1, NUM_CELLS, self.cell_features))
-        vector = out[0, self.board_size :]
-        np.divide(value, self._divisor, out=vector)
-        np.copyto(vector, value == self._one_hot[seat], where=self._one_hot_entry)
+        self._vector(self._source_one(state)[self._column_one[seat]], seat,
+                     out[0, self.board_size :])
         return out
 
     def _board_of_one(self, state: CairoState, seat: int, board: np.ndarray) -> None:
