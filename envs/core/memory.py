@@ -12,6 +12,7 @@ no result, only where memory comes from; the process keeps its peak heap size.
 from __future__ import annotations
 
 import ctypes
+import functools
 import platform
 
 # mallopt parameters of glibc's <malloc.h>.
@@ -22,23 +23,18 @@ _M_MMAP_THRESHOLD = -3
 MMAP_THRESHOLD = 32 * 1024 * 1024
 TRIM_THRESHOLD = 1 << 30  # free memory kept at the top of the heap before it is returned
 
-_done = False
-
-
+@functools.cache
 def retain_freed_memory() -> bool:
-    """Tune glibc's allocator once per process (see the module doc); True when applied.
+    """Tune glibc's allocator, once per process (see the module doc); True when applied.
 
-    A no-op returning False where the C library is not glibc (macOS, Windows, musl).
+    A no-op returning False where the C library is not glibc (macOS, Windows, musl). Later
+    calls return the first call's answer without trying again.
     """
-    global _done
-    if _done:
-        return True
     if platform.system() != "Linux" or platform.libc_ver()[0] != "glibc":
         return False
     try:
         libc = ctypes.CDLL("libc.so.6")
     except OSError:
         return False
-    _done = bool(libc.mallopt(_M_MMAP_THRESHOLD, MMAP_THRESHOLD)) & bool(
+    return bool(libc.mallopt(_M_MMAP_THRESHOLD, MMAP_THRESHOLD)) & bool(
         libc.mallopt(_M_TRIM_THRESHOLD, TRIM_THRESHOLD))
-    return _done
