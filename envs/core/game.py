@@ -14,7 +14,10 @@ What a game must supply (see the toy game in ``tests/toy_game.py`` for a small e
 * ``_init(seeds)``, ``_legal_action_mask(state)``, ``_step(state, actions, rows)``,
   ``observe``, ``scores``, ``render``, ``action_name``, ``decision_name``;
 * for the shared tests: ``resample_hidden`` (the information-leak harness) and
-  ``check_invariants`` (the rules spec's invariants).
+  ``check_invariants`` (the rules spec's invariants);
+* optionally ``ROW_CHECKED_CACHE = True``, when every entry it keeps in ``state_cache`` is
+  checked row by row against its source arrays (the vector envs then keep the cache when they
+  restart some rows; see ``forget_rows``).
 """
 
 from __future__ import annotations
