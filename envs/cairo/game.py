@@ -323,18 +323,17 @@ class CairoGame(Game[CairoState]):
         mask[idx[rows], ACTIONS.CELL.start + cells[rows, slots]] = True
 
     def _legal_draw_source(self, state: CairoState, idx: np.ndarray, mask: np.ndarray) -> None:
-        if idx.size == 1:  # _draw_sources on plain ints
-            row = int(idx[0])
-            deck = state.deck_size[row] > 0 or state.discard[row].sum() > 0
-            barker = state.barkers[row].sum() < NUM_BARKERS
-            mask[row, ACTIONS.DISPLAY.start:ACTIONS.BARKER.stop] = [
-                card >= 0 for card in state.display[row].tolist()] + [deck, barker]
-            return
         mask[idx, ACTIONS.DISPLAY.start:ACTIONS.BARKER.stop] = self._draw_sources(state, idx)
 
     @staticmethod
     def _draw_sources(state: CairoState, idx: np.ndarray) -> np.ndarray:
         """(R, 6) bool: display slots 0..3, the deck and the barker supply (§5.8.1)."""
+        if idx.size == 1:  # plain ints
+            row = int(idx[0])
+            deck = state.deck_size[row] > 0 or state.discard[row].sum() > 0
+            barker = state.barkers[row].sum() < NUM_BARKERS
+            return np.array([[card >= 0 for card in state.display[row].tolist()]
+                             + [deck, barker]])
         deck = (state.deck_size[idx] > 0) | (state.discard[idx].sum(axis=1) > 0)
         barker = state.barkers[idx].sum(axis=1) < NUM_BARKERS
         return np.concatenate([state.display[idx] >= 0, deck[:, None], barker[:, None]], axis=1)

@@ -11,8 +11,6 @@ from __future__ import annotations
 import dataclasses
 import functools
 import itertools
-from collections.abc import Callable
-from typing import Any
 
 import numpy as np
 
@@ -71,11 +69,10 @@ def _seat_tile_codes() -> np.ndarray:
 _SEAT_TILE_CODE = _seat_tile_codes()
 # Colour of each group id, index -1 (no tile) giving -1: a lookup, not an int8 division.
 _TILE_COLOUR = np.append(np.arange(NUM_OWNERS * NUM_COLOURS) % NUM_COLOURS, -1).astype(np.int8)
-# Python-int bitboards (the ``board.mask_ints`` layout) of the market, of each colour's area
-# and of each section, for the one-row turn mask.
+# Python-int bitboards (the ``board.mask_ints`` layout) of the market and of each colour's
+# area, for the one-row paths.
 _MARKET_INT = mask_ints(MARKET[None])[0]
 _AREA_INTS = mask_ints(_AREA)
-_SECTION_INTS = mask_ints(SECTION[None, :] == np.arange(NUM_SECTIONS)[:, None])
 _SECTION_OF_CELL = SECTION.tolist()
 # Sets of sections as 9-bit ints (bit s: section s): each joker's, and the bitboard of the
 # cells of every set.
@@ -637,10 +634,10 @@ def _cover_row(hand: list[int], money: list[int]) -> tuple[int, int]:
     return held, joker
 
 
-def _customer_bits(state: CairoState, row: int) -> int:
-    """The bitboard of the row's customers."""
+def _customer_bits(cells: list[int]) -> int:
+    """The bitboard of a row's customer cells (-1: off the board)."""
     bits = 0
-    for cell in state.customer[row].tolist():
+    for cell in cells:
         if cell >= 0:
             bits |= _CELL_INT[cell]
     return bits
@@ -661,7 +658,7 @@ def _stall_dirs_row(state: CairoState, row: int) -> list[int]:
     """``stall_options`` of one row as four direction bitboards (kept for the D3 after D2)."""
     arrays = [state.tile, state.entrance, state.customer, state.stall_cell, state.entrance_cell,
               state.current_player, state.colour, state.verb, state.hand, state.money]
-    return _row_cached(state, _STALL_ROW, row, arrays, _stall_dirs_fresh)
+    return Game.row_cached(state, _STALL_ROW, row, arrays, _stall_dirs_fresh)
 
 
 def _stall_dirs_fresh(state: CairoState, row: int) -> list[int]:
@@ -669,30 +666,23 @@ def _stall_dirs_fresh(state: CairoState, row: int) -> list[int]:
     tiles = _tiles_row(state, row)
     seat, colour = int(state.current_player[row]), int(state.colour[row])
     verb = int(state.verb[row])
-    occupied, entrances = tiles.occupied, tiles.entrances
-    stalls = [list(owner) for owner in tiles.stalls]
-    if verb == _MOVE:  # §5.6: the stall is lifted first and must change cell
-        old = stalls[seat][colour]
-        occupied &= ~_CELL_INT[old]
-        entrances &= ~_CELL_INT[int(state.entrance_cell[row, seat, colour])]
-        stalls[seat][colour] = -1
-    taken, counts = 0, [0] * NUM_SECTIONS
-    for owner in stalls:
-        for c, cell in enumerate(owner):
-            if cell >= 0:
-                counts[_SECTION_OF_CELL[cell]] += 1
-                if c == colour:
-                    taken |= 1 << _SECTION_OF_CELL[cell]
+    occupied, entrances, taken = tiles.occupied, tiles.entrances, tiles.taken[colour]
     if verb == _PLACE:
-        sections = sum(1 << k for k, n in enumerate(counts) if n < SETUP_SECTION_LIMIT)
+        sections = tiles.setup_sections
     else:
         money = state.money[row, seat].tolist()
         held, joker = _cover_row(state.hand[row, seat].tolist(), money)
         sections = held | joker if sum(money) >= 1 else held
+    if verb == _MOVE:  # §5.6: the stall is lifted first and must change cell
+        old = tiles.stalls[seat][colour]
+        occupied &= ~_CELL_INT[old]
+        entrances &= ~_CELL_INT[int(state.entrance_cell[row, seat, colour])]
+        taken &= ~(1 << _SECTION_OF_CELL[old])
     candidates = _AREA_INTS[colour] & _SECTION_SET_CELLS[sections & ~taken]
     if verb == _MOVE:
         candidates &= ~_CELL_INT[old]
-    return _stall_dirs_int(occupied, entrances, _customer_bits(state, row), candidates)
+    customers = _customer_bits(state.customer[row].tolist())
+    return _stall_dirs_int(occupied, entrances, customers, candidates)
 
 
 def _place_colours_row(state: CairoState, row: int) -> list[bool]:
@@ -701,14 +691,9 @@ def _place_colours_row(state: CairoState, row: int) -> list[bool]:
     unplaced = [cell < 0 for cell in tiles.stalls[int(state.current_player[row])]]
     if not any(unplaced):
         return unplaced
-    counts = [0] * NUM_SECTIONS
-    for owner in tiles.stalls:
-        for cell in owner:
-            if cell >= 0:
-                counts[_SECTION_OF_CELL[cell]] += 1
-    sections = sum(1 << k for k, n in enumerate(counts) if n < SETUP_SECTION_LIMIT)
-    dirs = _stall_dirs_int(tiles.occupied, tiles.entrances, _customer_bits(state, row),
-                           _SECTION_SET_CELLS[sections])
+    dirs = _stall_dirs_int(tiles.occupied, tiles.entrances,
+                           _customer_bits(state.customer[row].tolist()),
+                           _SECTION_SET_CELLS[tiles.setup_sections])
     cells = dirs[0] | dirs[1] | dirs[2] | dirs[3]
     return [unplaced[c] and bool(cells & _AREA_INTS[c] & tiles.open_sections[c])
             for c in range(NUM_COLOURS)]
@@ -799,14 +784,14 @@ def lure_row(state: CairoState, row: int) -> tuple[list[int], list[bool], list[i
     """``lure_options`` of one row as lists (cells, legal, cost), for the one-row mask and
     step. The cache entry is the plain bytes of the row: the array entry's comparisons cost
     more than the mask's options save its step."""
-    return _row_cached(state, _LURE_ROW, row, _lure_arrays(state), _lure_lists)
+    return Game.row_cached(state, _LURE_ROW, row, _lure_arrays(state), _lure_lists)
 
 
 def _lure_options(state: CairoState, idx: np.ndarray) -> tuple[np.ndarray, np.ndarray,
                                                                 np.ndarray]:
     """``lure_options`` computed afresh."""
     if idx.size == 1:
-        return _lure_options_row(state, idx)
+        return _lure_options_one(state, int(idx[0]))
     seat = state.current_player[idx].astype(np.intp)
     colour = state.colour[idx].astype(np.intp)
     cells = state.entrance_cell[idx, :, colour]  # (R, 5)
@@ -819,14 +804,6 @@ def _lure_options(state: CairoState, idx: np.ndarray) -> tuple[np.ndarray, np.nd
     cost = nearer.sum(axis=2)
     legal = valid & (cost <= state.barkers[idx, seat][:, None])
     return cells, legal, cost
-
-
-def _lure_options_row(state: CairoState, idx: np.ndarray) -> tuple[np.ndarray, np.ndarray,
-                                                                    np.ndarray]:
-    """``_lure_options`` of one row, from ``_lure_lists``."""
-    cells, legal, cost = _lure_lists(state, int(idx[0]))
-    return (np.array([cells], dtype=state.entrance_cell.dtype), np.array([legal]),
-            np.array([cost], dtype=np.intp))
 
 
 def _lure_lists(state: CairoState, row: int) -> tuple[list[int], list[bool], list[int]]:
@@ -938,13 +915,19 @@ class _TilesRow:
             self.entrances |= _CELL_INT[cell]
         self.near_occupied = any_neighbour_int(self.occupied)
         self.stalls = state.stall_cell[row].tolist()  # (5, 6)
-        # Per colour: the cells of the sections without a main stall of the colour.
-        taken = [0] * NUM_COLOURS
+        # Section sets (9-bit): per colour, the sections holding a main stall of the colour
+        # (one at most per section); the sections with room for a setup stall (§5.9.1).
+        self.taken = [0] * NUM_COLOURS
+        counts = [0] * NUM_SECTIONS
         for owner_cells in self.stalls:
             for colour, cell in enumerate(owner_cells):
                 if cell >= 0:
-                    taken[colour] |= 1 << _SECTION_OF_CELL[cell]
-        self.open_sections = [_SECTION_SET_CELLS[_ALL_SECTIONS & ~t] for t in taken]
+                    self.taken[colour] |= 1 << _SECTION_OF_CELL[cell]
+                    counts[_SECTION_OF_CELL[cell]] += 1
+        self.setup_sections = sum(1 << section for section, count in enumerate(counts)
+                                  if count < SETUP_SECTION_LIMIT)
+        # Per colour: the cells of the sections without a main stall of the colour.
+        self.open_sections = [_SECTION_SET_CELLS[_ALL_SECTIONS & ~t] for t in self.taken]
         # Per colour: the entrance cells of its stalls on the board.
         self.entrances_of = [[owner[c] for owner in state.entrance_cell[row].tolist()
                               if owner[c] >= 0] for c in range(NUM_COLOURS)]
@@ -969,21 +952,8 @@ class _TilesRow:
 
 def _tiles_row(state: CairoState, row: int) -> _TilesRow:
     """The row's ``_TilesRow``, from the state cache while its source bytes are unchanged."""
-    return _row_cached(state, _TILES_ROW, row, [state.tile, state.entrance, state.stall_cell,
+    return Game.row_cached(state, _TILES_ROW, row, [state.tile, state.entrance, state.stall_cell,
                                                 state.entrance_cell], _TilesRow)
-
-
-def _row_cached(state: CairoState, name: str, row: int, arrays: list[np.ndarray],
-                build: Callable[[CairoState, int], Any]) -> Any:
-    """``build(state, row)``, kept in the state cache under ``name`` while the row's bytes of
-    ``arrays`` stay the same."""
-    key = (row, b"".join([a[row].tobytes() for a in arrays]))
-    cache = Game.state_cache(state)
-    cached = cache.get(name)
-    if cached is None or cached[0] != key:
-        cached = (key, build(state, row))
-        cache[name] = cached
-    return cached[1]
 
 
 def _turn_mask_row(state: CairoState, idx: np.ndarray, move_requires_blocked: bool
@@ -996,7 +966,7 @@ def _turn_mask_row(state: CairoState, idx: np.ndarray, move_requires_blocked: bo
     tiles = _tiles_row(state, row)
     occupied, entrance_bits = tiles.occupied, tiles.entrances
     customer_cells_row = state.customer[row].tolist()
-    customer_bits = _customer_bits(state, row)
+    customer_bits = _customer_bits(customer_cells_row)
     free = CELLS_INT & ~occupied & ~entrance_bits & ~customer_bits
     hand = state.hand[row, seat].tolist()
     money = state.money[row, seat].tolist()

@@ -337,14 +337,9 @@ class Observer:
         B = 1 the table lookup costs a dozen NumPy calls and the copy one, most steps change no
         tile, entrance or main stall, and the seat to act changes every turn.
         """
-        key = b"".join([state.tile.tobytes(), state.entrance.tobytes(),
-                        state.stall_cell.tobytes()])
-        cache = Game.state_cache(state)
-        cached = cache.get(_BOARD_CACHE)
-        if cached is None or cached[0] != key:
-            cached = (key, {})
-            cache[_BOARD_CACHE] = cached
-        boards = cached[1]
+        boards = Game.row_cached(state, _BOARD_CACHE, 0,
+                                 [state.tile, state.entrance, state.stall_cell],
+                                 lambda _state, _row: {})
         if seat in boards:
             board[...] = boards[seat]
             return

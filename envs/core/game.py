@@ -23,6 +23,7 @@ What a game must supply (see the toy game in ``tests/toy_game.py`` for a small e
 from __future__ import annotations
 
 import abc
+from collections.abc import Callable
 from typing import Any, ClassVar, Generic, TypeVar
 
 import numpy as np
@@ -169,6 +170,19 @@ class Game(abc.ABC, Generic[S]):
         ``invalidate`` clears it.
         """
         return state.__dict__.setdefault(_STATE_CACHE, {})
+
+    @staticmethod
+    def row_cached(state: S, name: str, row: int, arrays: list[np.ndarray],
+                   build: Callable[[S, int], Any]) -> Any:
+        """``build(state, row)``, kept in ``state_cache(state)[name]`` while the row's bytes of
+        ``arrays`` (everything it derives from) stay the same: a row-checked entry."""
+        key = (row, b"".join([a[row].tobytes() for a in arrays]))
+        cache = Game.state_cache(state)
+        cached = cache.get(name)
+        if cached is None or cached[0] != key:
+            cached = (key, build(state, row))
+            cache[name] = cached
+        return cached[1]
 
     def step(self, state: S, actions: np.ndarray) -> S:
         """Apply one action per row; finished rows ignore theirs and get zero rewards.

@@ -23,6 +23,7 @@ _M_MMAP_THRESHOLD = -3
 MMAP_THRESHOLD = 32 * 1024 * 1024
 TRIM_THRESHOLD = 1 << 30  # free memory kept at the top of the heap before it is returned
 
+
 @functools.cache
 def retain_freed_memory() -> bool:
     """Tune glibc's allocator, once per process (see the module doc); True when applied.
