@@ -50,6 +50,7 @@ from envs.core.game import Game
 _COLOURS = np.arange(NUM_COLOURS)
 _COLOURS_U8 = _COLOURS.astype(np.uint8)
 _AREA = np.stack([RESTAURANT if c == PURPLE else MARKET for c in range(NUM_COLOURS)])  # (6, 182)
+_AREA_CODE = (_AREA.astype(np.uint8) << _COLOURS_U8[:, None]).sum(axis=0, dtype=np.uint8)
 # (182, 9 * 6) float32: the cell lies in the section and in the colour's area.
 _SECTION_AREA = ((SECTION[:, None, None] == np.arange(NUM_SECTIONS)[None, :, None])
                  & _AREA.T[:, None, :]).reshape(NUM_CELLS, -1).astype(np.float32)
@@ -184,7 +185,28 @@ def _store_turn_row(state: CairoState) -> None:
     bits = unpack(from_ints(ints))  # (1 + 4 + 6, 182)
     _cache_store(state, "stalls", idx, key[:, :_board_width(state)],
                  candidates=bits[0:1], dirs=bits[1:5].T[None])
-    _cache_store(state, "turn", idx, key, expand=bits[None, 5:])
+    _cache_store(state, "turn", idx, key, expand=_colour_bits(bits[None, 5:], axis=1))
+
+
+def _colour_bits(flags: np.ndarray, axis: int = -1) -> np.ndarray:
+    """uint8 colour sets (bit c: colour c) of bool ``flags`` with the six colours on ``axis``."""
+    flags = np.moveaxis(flags, axis, -1)
+    return (flags.astype(np.uint8) << _COLOURS_U8).sum(axis=-1, dtype=np.uint8)
+
+
+def _colours_of(codes: np.ndarray) -> np.ndarray:
+    """(R, 6) bool: the colours of (R,) uint8 colour sets."""
+    return (codes[:, None] >> _COLOURS_U8 & 1).view(bool)
+
+
+def _has_colour(codes: np.ndarray, colour: np.ndarray) -> np.ndarray:
+    """(R, 182) bool: the cells' colour sets (R, 182) hold the row's ``colour`` (R,)."""
+    return (codes >> colour.astype(np.uint8)[:, None] & 1).view(bool)
+
+
+def _cell_words(planes: np.ndarray) -> np.ndarray:
+    """(R, 182) uint32: the four direction flags of (R, 182, 4) bool planes, a word a cell."""
+    return np.ascontiguousarray(planes).view(np.uint32)[..., 0]
 
 
 def _cache_hits(state: CairoState, name: str, idx: np.ndarray, key: np.ndarray
@@ -242,7 +264,8 @@ class Board:
         Only the candidate entries are meaningful: a call whose candidates all lie within the
         previous call's reuses that answer (each cell's verdict depends on the board alone).
         """
-        if self._placed is not None and not (candidates & ~self._placed[0]).any():
+        if self._placed is not None and (self._placed[0] is None
+                                         or not (candidates & ~self._placed[0]).any()):
             return self._placed[1], self._placed[2]
         if self._reach is None:
             self._reach = Reachability(self.walk, self.targets)
@@ -250,9 +273,10 @@ class Board:
         self._placed = (candidates, safe, connected)
         return safe, connected
 
-    def reuse_placements(self, candidates: np.ndarray, safe: np.ndarray,
+    def reuse_placements(self, candidates: np.ndarray | None, safe: np.ndarray,
                          connected: np.ndarray) -> None:
-        """Take ``placement_reach(candidates)``'s answer as known (computed elsewhere)."""
+        """Take ``placement_reach(candidates)``'s answer as known (computed elsewhere); None:
+        the answer for every free cell, which holds every candidate."""
         self._placed = (candidates, safe, connected)
 
     def stall_cells(self, candidates: np.ndarray) -> np.ndarray:
@@ -268,7 +292,11 @@ class Board:
         """
         candidates = self.stall_cells(candidates)
         safe, connected = self.placement_reach(candidates)
-        return (candidates & safe)[:, :, None] & connected & self.entrance_free
+        # The four direction flags of a cell as one 4-byte word: a quarter of the elements.
+        ok = (candidates & safe).view(np.uint8) * np.uint32(0x01010101)
+        ok &= _cell_words(connected)
+        ok &= _cell_words(self.entrance_free)
+        return ok.view(bool).reshape(*ok.shape, 4)
 
     def expansion_candidates(self, group: np.ndarray) -> np.ndarray:
         """(R, 182) or (R, K, 182) bool: §5.4 preconditions 2, 3 and 4 for group ids (R,) or
@@ -286,16 +314,17 @@ class Board:
         out = self.free[:, None, :] & area & near[:, 0] & ~near[:, 1]
         return out.reshape((*group.shape, NUM_CELLS))
 
-    def seat_expansion_candidates(self, seat: np.ndarray) -> np.ndarray:
-        """(R, 6, 182) bool: ``expansion_candidates`` of the six groups of ``seat`` (R,).
+    def seat_expansion_codes(self, seat: np.ndarray) -> np.ndarray:
+        """(R, 182) uint8: bit c set where the cell is an ``expansion_candidates`` cell of the
+        seat's colour c, for ``seat`` (R,); one byte per cell stands for six boolean planes.
 
         One neighbour pass over a 16-bit code per cell (bit c: a tile of the seat's colour c,
         bit 8 + c: a rival tile of colour c) stands for the twelve boolean passes.
         """
         near = any_neighbour(_SEAT_TILE_CODE[seat[:, None], self.tile + 1])
         ok = (near & ~(near >> 8)).astype(np.uint8)  # own group near, no rival
-        out = (ok[:, None, :] >> _COLOURS_U8[:, None]) & 1
-        return out.view(bool) & self.free[:, None, :] & _AREA
+        ok &= _AREA_CODE
+        return ok * self.free.view(np.uint8)
 
 
 def main_stall_sections(stall_cell: np.ndarray) -> np.ndarray:
@@ -463,40 +492,33 @@ def board_of(state: CairoState, idx: np.ndarray, customers: np.ndarray | None = 
     return Board(state.tile[idx], state.entrance[idx], customers)
 
 
-def _reuse_placement_reach(state: CairoState, idx: np.ndarray, board: Board,
-                           candidates: np.ndarray) -> None:
-    """``board.placement_reach(candidates)`` with its verdicts kept per row across turns.
+def _reuse_placement_reach(state: CairoState, idx: np.ndarray, board: Board) -> None:
+    """``board.placement_reach`` of every free cell, with the verdicts kept per row across turns.
 
     Each cell's verdict depends only on the tiles and the target set K (customers and
     entrances), and most turns change neither: a lure moves a customer from one entrance to
     another once every customer has left its start cell, a draw touches no tile. A row whose
-    tiles and K are those of its last analysis reuses the verdicts of the cells analysed then
-    (the rest of the row's candidates are analysed now and added to them); the board then
-    answers every later ``placement_reach`` within ``candidates`` from them.
+    tiles and K are those of its last analysis reuses its verdicts. The analysis covers every
+    free cell rather than the acting seat's candidates, so that the next seats' candidates
+    (their expansion cells, the sections their cards cover) find theirs too; the board then
+    answers every later ``placement_reach`` from them.
     """
     key = np.concatenate([state.tile[idx], board.targets.view(np.int8)], axis=1).view(np.uint8)
-    same, entry = _cache_hits(state, "reach", idx, key)
-    found = same
-    if same.any():
-        evaluated = entry["evaluated"][idx]
-        found = same & ~(candidates & ~evaluated).any(axis=1)
+    found, entry = _cache_hits(state, "reach", idx, key)
     if found.all():
-        board.reuse_placements(candidates, entry["safe"][idx], entry["connected"][idx])
+        board.reuse_placements(None, entry["safe"][idx], entry["connected"][idx])
         return
     miss = ~found
-    wanted = candidates[miss]
-    if same.any():  # rows seen on this board before keep their earlier cells
-        wanted |= evaluated[miss] & same[miss][:, None]
-    safe, connected = Reachability(board.walk[miss], board.targets[miss]).placements(wanted)
-    _cache_store(state, "reach", idx[miss], key[miss], evaluated=wanted, safe=safe,
-                 connected=connected)
+    safe, connected = Reachability(board.walk[miss], board.targets[miss]).placements(
+        board.free[miss])
+    _cache_store(state, "reach", idx[miss], key[miss], safe=safe, connected=connected)
     if miss.all():
-        board.reuse_placements(wanted, safe, connected)
+        board.reuse_placements(None, safe, connected)
         return
     all_safe = entry["safe"][idx]
     all_connected = entry["connected"][idx]
     all_safe[miss], all_connected[miss] = safe, connected
-    board.reuse_placements(candidates, all_safe, all_connected)
+    board.reuse_placements(None, all_safe, all_connected)
 
 
 def _stall_directions(state: CairoState, idx: np.ndarray, candidates: np.ndarray
@@ -727,9 +749,10 @@ def expansion_options(state: CairoState, idx: np.ndarray) -> np.ndarray:
     _store_turn_row(state)
     found, entry = _cache_hits(state, "turn", idx, _turn_fingerprint(state, idx))
     if found.all():
-        return entry["expand"][idx, colour]
+        return _has_colour(entry["expand"][idx], colour)
     out = np.zeros((len(idx), NUM_CELLS), dtype=bool)
-    out[found] = entry["expand"][idx[found], colour[found]] if found.any() else False
+    if found.any():
+        out[found] = _has_colour(entry["expand"][idx[found]], colour[found])
     miss = ~found
     out[miss] = _expansion_options(state, idx[miss])
     return out
@@ -857,26 +880,25 @@ def turn_mask(state: CairoState, idx: np.ndarray, move_requires_blocked: bool) -
     # decisions of a new stall.
     new_candidates = cover_new[:, SECTION] & unplaced.any(axis=1)[:, None]
     colours = _COLOURS[None, :].repeat(num, axis=0)  # broadcast_to costs ~10 µs
-    expand_candidates = board.seat_expansion_candidates(seat) & (size > 0)[:, :, None]
-    # One reachability pass over the new-stall and the expansion cells together.
-    _reuse_placement_reach(state, idx, board,
-                           board.stall_cells(new_candidates) | expand_candidates.any(axis=1))
+    # The expansion cells of each colour as one colour-bit byte per cell (bit c: colour c).
+    expand_codes = board.seat_expansion_codes(seat) & _colour_bits(size > 0)[:, None]
+    _reuse_placement_reach(state, idx, board)  # one analysis for every cell of the turn
     new_dirs = board.stall_directions(new_candidates)
     main_sec = main_stall_sections(state.stall_cell[idx])
     new_ok = unplaced & _stall_colours(any_direction(new_dirs), main_sec)
-    safe, _ = board.placement_reach(expand_candidates.any(axis=1))
-    expand_cells = expand_candidates & safe[:, None, :]
+    safe, _ = board.placement_reach(board.free)
+    expand_codes *= safe.view(np.uint8)
     cover = expansion_cover(hand, money, colours, size + 1)  # (R, 6, 9)
-    expand = expand_cells & cover[:, :, SECTION]  # (R, 6, 182) expansion_options per colour
-    expand_ok = expand.any(axis=2)
+    expand = expand_codes & _colour_bits(cover, axis=1)[:, SECTION]  # expansion_options
     turn_key = _turn_fingerprint(state, idx)
     _cache_store(state, "stalls", idx, turn_key[:, :_board_width(state)],
                  candidates=new_candidates, dirs=new_dirs)
     _cache_store(state, "turn", idx, turn_key, expand=expand)
+    expand_ok = _colours_of(np.bitwise_or.reduce(expand, axis=1))
     expand_ok &= (size > 0) & (state.supply[idx] > 0)
     movable = size == 1
     if move_requires_blocked:
-        movable &= ~expand_cells.any(axis=2)
+        movable &= ~_colours_of(np.bitwise_or.reduce(expand_codes, axis=1))
     move_ok = np.zeros((num, NUM_COLOURS), dtype=bool)
     rows, colours = np.nonzero(movable)
     if rows.size:
