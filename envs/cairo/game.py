@@ -114,6 +114,7 @@ class CairoGame(Game[CairoState]):
         if self.options["max_turns"] < 1:
             raise ValueError(f"cairo: max_turns must be >= 1, got {self.options['max_turns']}")
         self.num_actions = ACTIONS.size
+        self._ending: list[np.ndarray] | None = None  # see ``_step``
         self.observer = observation.Observer(self.num_players, self.options)
         self.observation_shape = (self.observer.layout.size,)
         self.observation_low, self.observation_high = self.observer.layout.bounds()
@@ -340,8 +341,31 @@ class CairoGame(Game[CairoState]):
 
     # ---------------------------------------------------------------- steps by phase
     def _step(self, state: CairoState, actions: np.ndarray, rows: np.ndarray) -> None:
-        for handler, idx in self._rows_by_phase(state, rows, self._step_handlers):
-            handler(state, idx, actions[idx])
+        if state.batch_size == 1:
+            for handler, idx in self._rows_by_phase(state, rows, self._step_handlers):
+                handler(state, idx, actions[idx])
+            return
+        # A handler's rows whose turn ends are collected and their turns ended together once
+        # every handler has run: each row takes one action a step and rows never interact,
+        # and an ended turn is the last thing each handler does to its rows, so the order is
+        # immaterial, and one pass costs a fraction of the dozen a step would otherwise make.
+        self._ending = []
+        try:
+            for handler, idx in self._rows_by_phase(state, rows, self._step_handlers):
+                handler(state, idx, actions[idx])
+            ending = self._ending
+        finally:
+            self._ending = None
+        if ending:
+            self._end_turns(state, np.concatenate(ending))
+
+    def _end_turn(self, state: CairoState, idx: np.ndarray) -> None:
+        """End the turn of rows ``idx``, at once or (in a batched step) with the step's others."""
+        if self._ending is not None:
+            if idx.size:
+                self._ending.append(idx)
+            return
+        self._end_turns(state, idx)
 
     def _apply_place_colour(self, state: CairoState, idx: np.ndarray, action: np.ndarray) -> None:
         state.colour[idx] = action - ACTIONS.NEW.start
@@ -620,7 +644,7 @@ class CairoGame(Game[CairoState]):
         state.pay_half[idx] = False
         state.draws_left[idx] = 0
 
-    def _end_turn(self, state: CairoState, idx: np.ndarray) -> None:
+    def _end_turns(self, state: CairoState, idx: np.ndarray) -> None:
         """Refill the display, check the end trigger, then the next seat, the end or the cap."""
         if not idx.size:
             return
@@ -646,7 +670,7 @@ class CairoGame(Game[CairoState]):
         self._start_turn(state, idx[going])
 
     def _end_turn_row(self, state: CairoState, idx: np.ndarray) -> None:
-        """``_end_turn`` of one row in plain Python, the same steps in the same order."""
+        """``_end_turns`` of one row in plain Python, the same steps in the same order."""
         row = int(idx[0])
         if state.stage[row] == STAGE.MAIN:
             self._refill_display(state, idx)
