@@ -332,7 +332,7 @@ def _walk_components(walk: int) -> tuple[int, ...]:
     return tuple(components)
 
 
-def _goal_component(walk: int, goal: int) -> int:
+def goal_component(walk: int, goal: int) -> int:
     """The walkable cells connected to ``goal``: ``_grow_int(goal & walk, walk, None)``."""
     out = 0
     for component in _walk_components(walk):
@@ -342,7 +342,7 @@ def _goal_component(walk: int, goal: int) -> int:
 
 
 @functools.lru_cache(maxsize=1 << 10)
-def _locally_cut(walk: int) -> int:
+def locally_cut(walk: int) -> int:
     """``_ring_cut`` of one Python-int board (memoised like ``_walk_components``)."""
     return _ring_cut([_ring_int(walk, step) for step in range(len(_RING_STEPS))])
 
@@ -354,10 +354,10 @@ def placements_int(walk: int, goal: int, candidates: int) -> tuple[int, list[int
         The candidate cells on which a tile would split the targets ``goal``, and the planes
         N, E, S, W of ``connected`` (only candidate cells are meaningful).
     """
-    component = _goal_component(walk, goal)
+    component = goal_component(walk, goal)
     connected = [neighbour_int(component, d) for d in range(4)]
     unsafe = 0
-    suspect = candidates & component & _locally_cut(walk)
+    suspect = candidates & component & locally_cut(walk)
     while suspect:
         low = suspect & -suspect
         suspect ^= low
@@ -388,12 +388,12 @@ class Reachability:
         self._ints = None
         if walk.shape[0] <= _FEW_BOARDS:
             walks, goals = mask_ints(walk), mask_ints(targets)
-            components = [_goal_component(w, t) for t, w in zip(goals, walks, strict=True)]
+            components = [goal_component(w, t) for t, w in zip(goals, walks, strict=True)]
             self._ints = walks, goals, components
             self.component = unpack(from_ints(components))
             # A cell outside K's component, or whose walkable neighbours stay linked around
             # it, cannot split K; only the rest needs a flood fill of its own.
-            self.suspect = unpack(from_ints([component & _locally_cut(w) for component, w
+            self.suspect = unpack(from_ints([component & locally_cut(w) for component, w
                                              in zip(components, walks, strict=True)]))
         else:
             self.walk_bits = pack(walk)
@@ -490,17 +490,24 @@ def walk_distances(
     walk_bits = pack(walk)
     reached = np.zeros_like(walk_bits)
     reached[np.arange(m), CELL_WORD[sources]] = CELL_BIT[sources]
-    pending = goal_valid.copy()
-    for step in range(NUM_CELLS):
-        hit = pending & has_cell(reached, goals)
-        dist[hit] = step
-        pending &= ~hit
-        if not pending.any():
+    rows = np.arange(m)[:, None]
+    goal_word, goal_bit = CELL_WORD[goals], CELL_BIT[goals]  # (M, n)
+    # Grow four steps at a time, keeping every step; stop once every goal is reached or the
+    # growth stops. Each goal's distance is then the first step holding it, read from all the
+    # kept steps at once: the steps themselves stay a few NumPy calls each.
+    layers = [reached]
+    while True:
+        for _ in range(4):
+            reached = dilate(reached, walk_bits)
+            layers.append(reached)
+        if (((reached[rows, goal_word] & goal_bit) != 0) | ~goal_valid).all():
             break
-        grown = dilate(reached, walk_bits)
-        if np.array_equal(grown, reached):
+        if np.array_equal(reached, layers[-5]):
             break
-        reached = grown
+    steps = np.stack(layers)  # (S, M, 4)
+    hit = (steps[:, rows, goal_word] & goal_bit) != 0  # (S, M, n)
+    found = hit.any(axis=0) & goal_valid
+    dist[found] = np.argmax(hit, axis=0)[found]
     return dist
 
 

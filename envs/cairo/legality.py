@@ -21,6 +21,8 @@ from envs.cairo.board import (
     any_neighbour,
     any_neighbour_int,
     from_ints,
+    goal_component,
+    locally_cut,
     mask_ints,
     neighbour_int,
     neighbour_planes,
@@ -82,6 +84,7 @@ _ALL_SECTIONS = (1 << NUM_SECTIONS) - 1
 _CELL_INT = mask_ints(np.eye(NUM_CELLS, dtype=bool))  # the bit of each cell
 _SECTION_SET_CELLS = mask_ints(
     (np.arange(_ALL_SECTIONS + 1)[:, None] >> SECTION[None, :].astype(np.int64)) & 1 > 0)
+_SECTION_BITS = np.arange(NUM_SECTIONS)  # shift of section s in a 9-bit section set
 _JOKER_COVER_INT = JOKER_COVER.astype(np.int32)
 _JOKER_COVER_ROWS = JOKER_COVER.tolist()
 _MOVE = int(Verb.MOVE)
@@ -571,21 +574,38 @@ def move_destinations(state: CairoState, idx: np.ndarray, seat: np.ndarray,
         sections_ok: (R, 9) bool, sections the cards in hand can pay for.
         limit: optional (R, 182) bool restricting the tile cells examined.
     """
-    pairs = np.arange(len(idx))
-    old_cell = state.stall_cell[idx, seat, colour]
-    tile = state.tile[idx].copy()
-    tile[pairs, old_cell] = -1
-    entrance = state.entrance[idx].copy()
-    entrance[pairs, state.entrance_cell[idx, seat, colour]] = -1
-    board = Board(tile, entrance, customer_cells(state, idx))
-    stalls = state.stall_cell[idx].copy()
-    stalls[pairs, seat, colour] = -1
-    sections_ok = sections_ok & ~main_stall_sections(stalls)[pairs, :, colour]
-    candidates = _AREA[colour] & sections_ok[:, SECTION]
-    candidates[pairs, old_cell] = False
-    if limit is not None:
-        candidates &= limit
-    return board.stall_directions(candidates)
+    boards = _lifted_boards(state, idx, seat, colour, sections_ok)
+    limits = mask_ints(limit) if limit is not None else [CELLS_INT] * len(boards)
+    dirs = [_stall_dirs_int(occupied, entrances, customers, cells & only)
+            for (occupied, entrances, customers, cells), only in zip(boards, limits, strict=True)]
+    return unpack(from_ints([d for four in dirs for d in four])).reshape(
+        len(boards), 4, NUM_CELLS).transpose(0, 2, 1)
+
+
+def _lifted_boards(state: CairoState, idx: np.ndarray, seat: np.ndarray, colour: np.ndarray,
+                   sections_ok: np.ndarray) -> list[tuple[int, int, int, int]]:
+    """Per (row, seat, colour) of ``move_destinations``, the moved stall's board as Python-int
+    bitboards: (occupied, entrances, customers, free candidate cells away from every tile)."""
+    occupied_all = mask_ints(state.tile[idx] >= 0)
+    entrances_all = mask_ints(state.entrance[idx] >= 0)
+    customers_all = mask_ints(customer_cells(state, idx))
+    sections = (sections_ok << _SECTION_BITS).sum(axis=1).tolist()
+    stalls = state.stall_cell[idx].tolist()
+    entrance_cells = state.entrance_cell[idx, seat, colour].tolist()
+    out = []
+    for k, (owner, c) in enumerate(zip(seat.tolist(), colour.tolist(), strict=True)):
+        taken = 0
+        for owner_cells in stalls[k]:
+            if owner_cells[c] >= 0:
+                taken |= 1 << _SECTION_OF_CELL[owner_cells[c]]
+        occupied, entrances, candidates = _lifted(
+            occupied_all[k], entrances_all[k], taken, c, sections[k], stalls[k][owner][c],
+            entrance_cells[k])
+        customers = customers_all[k]
+        free = CELLS_INT & ~occupied & ~entrances & ~customers
+        out.append((occupied, entrances, customers,
+                    candidates & free & ~any_neighbour_int(occupied)))
+    return out
 
 
 def seat_cards(state: CairoState, idx: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -695,16 +715,51 @@ def _stall_dirs_fresh(state: CairoState, row: int) -> list[int]:
         money = state.money[row, seat].tolist()
         held, joker = _cover_row(state.hand[row, seat].tolist(), money)
         sections = held | joker if sum(money) >= 1 else held
-    if verb == _MOVE:  # §5.6: the stall is lifted first and must change cell
-        old = tiles.stalls[seat][colour]
-        occupied &= ~_CELL_INT[old]
-        entrances &= ~_CELL_INT[int(state.entrance_cell[row, seat, colour])]
-        taken &= ~(1 << _SECTION_OF_CELL[old])
-    candidates = _AREA_INTS[colour] & _SECTION_SET_CELLS[sections & ~taken]
     if verb == _MOVE:
-        candidates &= ~_CELL_INT[old]
+        old, entrance = tiles.stalls[seat][colour], int(state.entrance_cell[row, seat, colour])
+        occupied, entrances, candidates = _lifted(occupied, entrances, taken, colour, sections,
+                                                  old, entrance)
+    else:
+        candidates = _AREA_INTS[colour] & _SECTION_SET_CELLS[sections & ~taken]
     customers = _customer_bits(state.customer[row].tolist())
     return _stall_dirs_int(occupied, entrances, customers, candidates)
+
+
+def _lifted(occupied: int, entrances: int, taken: int, colour: int, sections: int, old: int,
+            entrance: int) -> tuple[int, int, int]:
+    """A move's board (§5.6): the occupied and entrance bitboards with the stall on cell
+    ``old`` and its entrance lifted, and the candidate cells of its new place: the colour's
+    area in ``sections`` without another main stall of the colour (``taken``, the section
+    set holding them, the stall's own included), and not the old cell."""
+    taken &= ~(1 << _SECTION_OF_CELL[old])
+    candidates = _AREA_INTS[colour] & _SECTION_SET_CELLS[sections & ~taken] & ~_CELL_INT[old]
+    return occupied & ~_CELL_INT[old], entrances & ~_CELL_INT[entrance], candidates
+
+
+def can_move(state: CairoState, idx: np.ndarray, seat: np.ndarray, colour: np.ndarray,
+             sections_ok: np.ndarray) -> list[bool]:
+    """Whether ``move_destinations`` holds some (cell, direction) for each (row, seat, colour).
+
+    A cell that no tile could cut off from the targets (outside their component, or with its
+    walkable neighbours linked around its ring) needs no flood fill of its own, and nearly
+    every enclosed stall can move to one of them; only a pair with none checks the rest.
+    """
+    out = []
+    for occupied, entrances, customers, cells in _lifted_boards(state, idx, seat, colour,
+                                                                sections_ok):
+        if not cells:
+            out.append(False)
+            continue
+        walk = _MARKET_INT & ~occupied
+        component = goal_component(walk, customers | entrances)
+        easy = cells & ~(component & locally_cut(walk))
+        entrance_free = CELLS_INT & ~occupied & ~entrances & ~customers & _MARKET_INT
+        if any(easy & neighbour_int(component, d) & neighbour_int(entrance_free, d)
+               for d in range(4)):
+            out.append(True)
+            continue
+        out.append(any(_stall_dirs_int(occupied, entrances, customers, cells)))
+    return out
 
 
 def _place_colours_row(state: CairoState, row: int) -> list[bool]:
@@ -902,8 +957,7 @@ def turn_mask(state: CairoState, idx: np.ndarray, move_requires_blocked: bool) -
     move_ok = np.zeros((num, NUM_COLOURS), dtype=bool)
     rows, colours = np.nonzero(movable)
     if rows.size:
-        dest = move_destinations(state, idx[rows], seat[rows], colours, cover_new[rows])
-        move_ok[rows, colours] = dest.any(axis=(1, 2))
+        move_ok[rows, colours] = can_move(state, idx[rows], seat[rows], colours, cover_new[rows])
     out[:, ACTIONS.NEW.start:ACTIONS.NEW.stop] = new_ok
     out[:, ACTIONS.EXPAND.start:ACTIONS.EXPAND.stop] = expand_ok
     out[:, ACTIONS.MOVE.start:ACTIONS.MOVE.stop] = move_ok
@@ -1042,9 +1096,9 @@ def _turn_mask_row(state: CairoState, idx: np.ndarray, move_requires_blocked: bo
     if movable:
         count = len(movable)
         cover = [cover_new >> section & 1 == 1 for section in range(NUM_SECTIONS)]
-        dest = move_destinations(state, idx.repeat(count), np.full(count, seat, dtype=np.intp),
-                                 np.array(movable, dtype=np.intp), np.array([cover] * count))
-        for colour, ok in zip(movable, any_direction(dest).any(axis=1).tolist(), strict=True):
+        verdicts = can_move(state, idx.repeat(count), np.full(count, seat, dtype=np.intp),
+                            np.array(movable, dtype=np.intp), np.array([cover] * count))
+        for colour, ok in zip(movable, verdicts, strict=True):
             move_ok[colour] = ok
     main = bool(state.stage[row] == _MAIN)
     lure_ok = [False] * NUM_COLOURS
