@@ -68,22 +68,21 @@ def unpack(boards: np.ndarray) -> np.ndarray:
 def dilate(boards: np.ndarray, walk: np.ndarray) -> np.ndarray:
     """One 4-neighbour growth step of (M, 4) bitboards, kept inside ``walk``.
 
-    The row carries between words run over the boards laid end to end, so that every NumPy
-    call is one contiguous loop rather than M short ones. Across a boundary between two
-    boards, the first carry moves row 15 of one (never set: boards hold cell bits only) into
-    row 0 of the next, and the second moves row 0 of the next into row 15, which ``walk``
-    clears.
+    Each grid row is one 16-bit lane (row y: bits 16y .. 16y + 13), so the boards laid end to
+    end are one flat array of rows: a horizontal step shifts every row, a vertical one ORs in
+    the rows before and after, and every NumPy call is one contiguous loop. A shift never
+    carries a cell out of its row (columns 14 and 15 hold none). Across a boundary between two
+    boards, the vertical step moves row 15 of one (never set: boards hold cell bits only) into
+    row 0 of the next, and row 0 of the next into row 15, which ``walk`` clears.
     """
-    flat = np.ascontiguousarray(boards).reshape(-1)
-    grown = flat << np.uint64(1)
-    grown |= flat
-    grown |= flat >> np.uint64(1)
-    grown |= flat << np.uint64(16)
-    grown |= flat >> np.uint64(16)
-    grown[1:] |= flat[:-1] >> np.uint64(48)
-    grown[:-1] |= flat[1:] << np.uint64(48)
-    grown &= np.ascontiguousarray(walk).reshape(-1)
-    return grown.reshape(boards.shape)
+    rows = np.ascontiguousarray(boards).view("<u2").reshape(-1)
+    grown = rows << 1
+    grown |= rows >> 1
+    grown |= rows
+    grown[1:] |= rows[:-1]
+    grown[:-1] |= rows[1:]
+    grown &= np.ascontiguousarray(walk).view("<u2").reshape(-1)
+    return grown.view("<u8").reshape(boards.shape)
 
 
 # Up to this many boards, growth runs on Python integers (one 256-bit int per board, the

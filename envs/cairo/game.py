@@ -198,14 +198,23 @@ class CairoGame(Game[CairoState]):
             pay_half=np.zeros(num, dtype=bool),
             draws_left=np.zeros(num, dtype=np.int8),
         )
-        everyone = np.arange(num)
-        self._refill_display(state, everyone)
-        for offset in range(players):  # 3 cards each, in turn order from the start player
-            seat = (start + offset) % players
-            for _ in range(START_HAND):
-                state.hand[everyone, seat, self._take_top(state, everyone)] += 1
-        self._begin_placement(state, everyone)
+        self._deal(state)
+        self._begin_placement(state, np.arange(num))
         return state
+
+    def _deal(self, state: CairoState) -> None:
+        """The opening deal (§3): the display is filled, then each seat takes START_HAND cards
+        in turn order from the start player, all off the top of the full draw pile. Nothing is
+        discarded yet, so nothing reshuffles: the pile's top cards are simply read in order."""
+        num, players = state.batch_size, self.num_players
+        dealt = DISPLAY_SLOTS + START_HAND * players
+        top = state.deck[:, ::-1][:, :dealt]  # the pile is stored bottom first
+        state.display[:] = top[:, :DISPLAY_SLOTS]
+        cards = top[:, DISPLAY_SLOTS:].reshape(num, players, START_HAND)  # by turn order
+        seats = (state.start_player[:, None] + np.arange(players)) % players
+        np.add.at(state.hand, (np.arange(num)[:, None, None], seats[:, :, None], cards), 1)
+        state.deck[:, NUM_CARDS - dealt:] = _NONE
+        state.deck_size[:] = NUM_CARDS - dealt
 
     def _begin_placement(self, state: CairoState, idx: np.ndarray) -> None:
         """Set up the next setup or neutral placement of the rows, skipping impossible ones."""
@@ -705,9 +714,13 @@ class CairoGame(Game[CairoState]):
                     state.display[row, slot] = self._take_top_row(state, row)
             return
         empty = state.display[idx] < 0  # filling one slot never empties another
-        for slot in np.flatnonzero(empty.any(axis=0)).tolist():
-            rows = idx[empty[:, slot]]
-            state.display[rows, slot] = self._take_top(state, rows)
+        # The k-th empty slot of each row takes the row's k-th card: one draw per round of
+        # rows (about two rounds), not one per slot.
+        order = np.argsort(~empty, axis=1, kind="stable")  # each row's empty slots first
+        count = empty.sum(axis=1)
+        for k in range(int(count.max(initial=0))):
+            has = count > k
+            state.display[idx[has], order[has, k]] = self._take_top(state, idx[has])
 
     def _take_top(self, state: CairoState, idx: np.ndarray) -> np.ndarray:
         """Take the top card of the draw pile, reshuffling per R27; -1 where none is left."""

@@ -32,6 +32,7 @@ from envs.cairo.board import (
     walk_distances_int,
 )
 from envs.cairo.data import (
+    CUSTOMER_STARTS,
     JOKER_COVER,
     MARKET,
     NUM_CARD_TYPES,
@@ -545,10 +546,35 @@ def _stall_directions(state: CairoState, idx: np.ndarray, candidates: np.ndarray
     if found.any():
         out[found] = entry["dirs"][idx[found]] & candidates[found][:, :, None]
     miss = ~found
-    dirs = board_of(state, idx[miss]).stall_directions(candidates[miss])
-    _cache_store(state, "stalls", idx[miss], key[miss], candidates=candidates[miss], dirs=dirs)
-    out[miss] = dirs
+    # Every game starts on the same board (no tile; the customers on their start cells, as
+    # nothing moves them before the first turn): its answer is made once.
+    start = miss & ~(state.tile[idx] >= 0).any(axis=1)
+    miss &= ~start
+    if start.any():
+        out[start] = _start_board_directions() & candidates[start][:, :, None]
+    if miss.any():
+        out[miss] = board_of(state, idx[miss]).stall_directions(candidates[miss])
+    fresh = start | miss
+    _cache_store(state, "stalls", idx[fresh], key[fresh], candidates=candidates[fresh],
+                 dirs=out[fresh])
     return out
+
+
+@functools.cache
+def _start_board_directions() -> np.ndarray:
+    """(182, 4) bool: ``Board.stall_directions`` of every cell on the board a game starts on."""
+    empty = np.full((1, NUM_CELLS), -1, dtype=np.int8)
+    customers = np.zeros((1, NUM_CELLS), dtype=bool)
+    customers[0, CUSTOMER_STARTS] = True
+    dirs = Board(empty, empty, customers).stall_directions(np.ones((1, NUM_CELLS), dtype=bool))[0]
+    dirs.flags.writeable = False
+    return dirs
+
+
+@functools.cache
+def _start_board_cells() -> int:
+    """The cells of ``_start_board_directions`` with some direction, as a Python-int board."""
+    return mask_ints(any_direction(_start_board_directions())[None])[0]
 
 
 def _stall_colours(cells: np.ndarray, main_sec: np.ndarray) -> np.ndarray:
@@ -768,10 +794,13 @@ def _place_colours_row(state: CairoState, row: int) -> list[bool]:
     unplaced = [cell < 0 for cell in tiles.stalls[int(state.current_player[row])]]
     if not any(unplaced):
         return unplaced
-    dirs = _stall_dirs_int(tiles.occupied, tiles.entrances,
-                           _customer_bits(state.customer[row].tolist()),
-                           _SECTION_SET_CELLS[tiles.setup_sections])
-    cells = dirs[0] | dirs[1] | dirs[2] | dirs[3]
+    if tiles.occupied:
+        dirs = _stall_dirs_int(tiles.occupied, tiles.entrances,
+                               _customer_bits(state.customer[row].tolist()),
+                               _SECTION_SET_CELLS[tiles.setup_sections])
+        cells = dirs[0] | dirs[1] | dirs[2] | dirs[3]
+    else:  # the board every game starts on
+        cells = _start_board_cells() & _SECTION_SET_CELLS[tiles.setup_sections]
     return [unplaced[c] and bool(cells & _AREA_INTS[c] & tiles.open_sections[c])
             for c in range(NUM_COLOURS)]
 
