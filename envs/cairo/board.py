@@ -183,27 +183,30 @@ def has_cell(boards: np.ndarray, cells: np.ndarray) -> np.ndarray:
 
 # ---------------------------------------------------------------- neighbourhood shifts
 _RING_STEPS = ((0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1))
+_COLUMN = np.arange(NUM_CELLS) % WIDTH
+# Per direction N, E, S, W: the flat index offset of the neighbour, and the cells whose
+# neighbour that way lies on the grid by column (a row shift alone would wrap to the next row).
+_STEP = [dx + WIDTH * dy for dx, dy in DIRECTIONS]
+_ON_GRID = [(_COLUMN + dx >= 0) & (_COLUMN + dx < WIDTH) for dx, _ in DIRECTIONS]
 
 
-def _padded(mask: np.ndarray) -> np.ndarray:
-    """(M, 182) -> (M, 15, 16): the grid with a border of False (or 0) cells around it."""
-    grid = np.zeros((mask.shape[0], HEIGHT + 2, WIDTH + 2), dtype=mask.dtype)
-    grid[:, 1:-1, 1:-1] = mask.reshape(-1, HEIGHT, WIDTH)
-    return grid
-
-
-def _shifted(grid: np.ndarray, dx: int, dy: int) -> np.ndarray:
-    """(M, 13, 14) view of a padded grid: the value at (x + dx, y + dy) for every cell."""
-    return grid[:, 1 + dy : 1 + dy + HEIGHT, 1 + dx : 1 + dx + WIDTH]
+def _neighbour_values(mask: np.ndarray, direction: int, out: np.ndarray) -> None:
+    """Write into ``out`` (M, 182), zero beforehand, the value of ``mask`` (M, 182) at each
+    cell's neighbour in ``direction`` (0 off the grid), by one shifted slice of the flat cells
+    (bool or integer values: the on-grid test multiplies)."""
+    step = _STEP[direction]
+    if step > 0:
+        np.multiply(mask[:, step:], _ON_GRID[direction][:-step], out=out[:, :-step])
+    else:
+        np.multiply(mask[:, :step], _ON_GRID[direction][-step:], out=out[:, -step:])
 
 
 def neighbour_planes(mask: np.ndarray) -> np.ndarray:
     """(M, 182) -> (M, 182, 4): the value at the N, E, S, W neighbour (False off the grid)."""
-    grid = _padded(mask)
-    planes = np.empty((mask.shape[0], HEIGHT, WIDTH, 4), dtype=mask.dtype)
-    for d, (dx, dy) in enumerate(DIRECTIONS):
-        planes[..., d] = _shifted(grid, dx, dy)
-    return planes.reshape(mask.shape[0], NUM_CELLS, 4)
+    planes = np.zeros((*mask.shape, 4), dtype=mask.dtype)
+    for d in range(len(DIRECTIONS)):
+        _neighbour_values(mask, d, planes[..., d])
+    return planes
 
 
 def any_neighbour(mask: np.ndarray) -> np.ndarray:
@@ -211,11 +214,12 @@ def any_neighbour(mask: np.ndarray) -> np.ndarray:
 
     An unsigned integer ``mask`` gives the bitwise OR of the neighbours' values instead.
     """
-    grid = _padded(mask)
-    out = _shifted(grid, *DIRECTIONS[0]).copy()
-    for dx, dy in DIRECTIONS[1:]:
-        out |= _shifted(grid, dx, dy)
-    return out.reshape(mask.shape[0], NUM_CELLS)
+    out = np.zeros_like(mask)
+    value = np.zeros_like(mask)
+    for d in range(len(DIRECTIONS)):
+        _neighbour_values(mask, d, value)
+        out |= value
+    return out
 
 
 def any_direction(planes: np.ndarray) -> np.ndarray:

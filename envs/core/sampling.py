@@ -17,9 +17,13 @@ def sample_actions(mask: np.ndarray, generator: np.random.Generator) -> np.ndarr
     """
     counts = mask.sum(axis=1)
     pick = (generator.random(mask.shape[0]) * counts).astype(np.int64)
-    # Running counts never pass A, so the smallest unsigned type that holds A is exact; for
-    # A < 256 the one-byte running sum costs about a third of the default int64 one.
-    small = np.min_scalar_type(mask.shape[1])
-    running = np.cumsum(mask, axis=1, dtype=small)
-    chosen = np.argmax(running > pick.astype(small)[:, None], axis=1)
+    # The row's pick-th legal action is entry first + pick of the flat list of all legal
+    # entries, where first counts the legal entries of the rows before (one pass over the
+    # mask instead of a running count per row).
+    legal = np.flatnonzero(mask)
+    if not legal.size:
+        return np.zeros(mask.shape[0], dtype=np.int64)
+    first = np.cumsum(counts) - counts
+    chosen = legal[np.minimum(first + pick, legal.size - 1)] - np.arange(
+        mask.shape[0]) * mask.shape[1]
     return np.where(counts > 0, chosen, 0)
