@@ -54,9 +54,6 @@ _COLOURS = np.arange(NUM_COLOURS)
 _COLOURS_U8 = _COLOURS.astype(np.uint8)
 _AREA = np.stack([RESTAURANT if c == PURPLE else MARKET for c in range(NUM_COLOURS)])  # (6, 182)
 _AREA_CODE = (_AREA.astype(np.uint8) << _COLOURS_U8[:, None]).sum(axis=0, dtype=np.uint8)
-# (182, 9 * 6) float32: the cell lies in the section and in the colour's area.
-_SECTION_AREA = ((SECTION[:, None, None] == np.arange(NUM_SECTIONS)[None, :, None])
-                 & _AREA.T[:, None, :]).reshape(NUM_CELLS, -1).astype(np.float32)
 
 
 def _seat_tile_codes() -> np.ndarray:
@@ -325,7 +322,9 @@ class Board:
         One neighbour pass over a 16-bit code per cell (bit c: a tile of the seat's colour c,
         bit 8 + c: a rival tile of colour c) stands for the twelve boolean passes.
         """
-        near = any_neighbour(_SEAT_TILE_CODE[seat[:, None], self.tile + 1])
+        # One flat lookup: a 2-D fancy index with two broadcast index arrays costs ~3x more.
+        codes = np.take(_SEAT_TILE_CODE, (seat * _SEAT_TILE_CODE.shape[1] + 1)[:, None] + self.tile)
+        near = any_neighbour(codes)
         ok = (near & ~(near >> 8)).astype(np.uint8)  # own group near, no rival
         ok &= _AREA_CODE
         return ok * self.free.view(np.uint8)
@@ -410,9 +409,15 @@ def coverage(hand: np.ndarray, fee_ok: np.ndarray) -> np.ndarray:
         fee_ok: (R,) or (R, K) bool, a joker fee could be paid (see ``fee_colours``).
     """
     shape = (hand.shape[0],) + (1,) * (fee_ok.ndim - 1) + (NUM_SECTIONS,)
+    held, joker = card_sections(hand)
+    return held.reshape(shape) | (joker.reshape(shape) & fee_ok[..., None])
+
+
+def card_sections(hand: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(R, 9) bool each: the sections a standard card (or three cards) of ``hand`` (R, 15)
+    pays for, and those a joker pays for once its fee is paid."""
     three = hand.sum(axis=1) >= THREE_CARDS
-    held = (hand[:, :NUM_STANDARD_TYPES] > 0) | three[:, None]
-    return held.reshape(shape) | (joker_sections(hand).reshape(shape) & fee_ok[..., None])
+    return (hand[:, :NUM_STANDARD_TYPES] > 0) | three[:, None], joker_sections(hand)
 
 
 def card_modes(hand: np.ndarray, section: np.ndarray, fee_ok: np.ndarray) -> np.ndarray:
@@ -580,9 +585,9 @@ def _start_board_cells() -> int:
 def _stall_colours(cells: np.ndarray, main_sec: np.ndarray) -> np.ndarray:
     """(R, 6) bool: some cell of ``cells`` (R, 182) lies in the colour's area, in a section
     without a main stall of the colour (``main_sec`` (R, 9, 6))."""
-    # Cells per (section, colour area) by one product: exact counts in float32.
-    hits = cells.astype(np.float32) @ _SECTION_AREA  # (R, 9 * 6)
-    return ((hits > 0).reshape(main_sec.shape) & ~main_sec).any(axis=1)
+    # Per cell, the colours whose area holds it and whose section lacks one of theirs.
+    open_colours = _AREA_CODE & ~_colour_bits(main_sec)[:, SECTION]
+    return _colours_of(np.bitwise_or.reduce(open_colours * cells.view(np.uint8), axis=1))
 
 
 def move_destinations(state: CairoState, idx: np.ndarray, seat: np.ndarray,
@@ -959,7 +964,8 @@ def turn_mask(state: CairoState, idx: np.ndarray, move_requires_blocked: bool) -
     main = state.stage[idx] == _MAIN
     size = state.group_size[idx, seat].astype(np.int32)  # (R, 6)
     unplaced = state.stall_cell[idx, seat] < 0
-    cover_new = coverage(hand, money.sum(axis=1) >= 1)
+    held, joker = card_sections(hand)
+    cover_new = held | joker & (money.sum(axis=1) >= 1)[:, None]  # coverage of a stall
     # As place_colour_mask does for a setup stall, keeping the analysed cells for the
     # decisions of a new stall.
     new_candidates = cover_new[:, SECTION] & unplaced.any(axis=1)[:, None]
@@ -972,8 +978,14 @@ def turn_mask(state: CairoState, idx: np.ndarray, move_requires_blocked: bool) -
     new_ok = unplaced & _stall_colours(any_direction(new_dirs), main_sec)
     safe, _ = board.placement_reach(board.free)
     expand_codes *= safe.view(np.uint8)
-    cover = expansion_cover(hand, money, colours, size + 1)  # (R, 6, 9)
-    expand = expand_codes & _colour_bits(cover, axis=1)[:, SECTION]  # expansion_options
+    # expansion_cover of the six colours as colour sets per section: a standard card pays
+    # for the affordable colours, a joker for those that stay affordable after its fee.
+    h, others = colour_money(money, colours)
+    affordable_now = affordable(h, others, size + 1)
+    with_fee = affordable_now & _fee_ok(h, others, size + 1)
+    cover = (np.where(held, _colour_bits(affordable_now)[:, None], 0)
+             | np.where(joker, _colour_bits(with_fee)[:, None], 0)).astype(np.uint8)
+    expand = expand_codes & cover[:, SECTION]  # expansion_options, as colour sets
     turn_key = _turn_fingerprint(state, idx)
     _cache_store(state, "stalls", idx, turn_key[:, :_board_width(state)],
                  candidates=new_candidates, dirs=new_dirs)

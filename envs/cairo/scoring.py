@@ -64,7 +64,7 @@ def pay_lure(state: CairoState, idx: np.ndarray, seat: np.ndarray, colour: np.nd
     num_players = state.vp.shape[1]
     size = state.group_size[idx, owner, colour].astype(np.int32)
     own = owner == seat
-    left = tray(state)[idx, colour]
+    left = MONEY_PER_COLOUR - state.money[idx, :, colour].sum(axis=1)  # the colour's tray
     to_active = np.minimum(np.where(own, size, 1), left)
     state.money[idx, seat, colour] += to_active
     other = ~own & (owner < num_players)
