@@ -591,8 +591,7 @@ def _stall_colours(cells: np.ndarray, main_sec: np.ndarray) -> np.ndarray:
 
 
 def move_destinations(state: CairoState, idx: np.ndarray, seat: np.ndarray,
-                      colour: np.ndarray, sections_ok: np.ndarray,
-                      limit: np.ndarray | None = None) -> np.ndarray:
+                      colour: np.ndarray, sections_ok: np.ndarray) -> np.ndarray:
     """(R, 182, 4) bool: legal new (cell, direction) of the seat's stall (§5.6 precondition 3).
 
     Evaluated on the board with the stall and its entrance removed; the tile must change cell.
@@ -603,14 +602,11 @@ def move_destinations(state: CairoState, idx: np.ndarray, seat: np.ndarray,
         seat: (R,) owner seat.
         colour: (R,) stall colour.
         sections_ok: (R, 9) bool, sections the cards in hand can pay for.
-        limit: optional (R, 182) bool restricting the tile cells examined.
     """
-    boards = _lifted_boards(state, idx, seat, colour, sections_ok)
-    limits = mask_ints(limit) if limit is not None else [CELLS_INT] * len(boards)
-    dirs = [_stall_dirs_int(occupied, entrances, customers, cells & only)
-            for (occupied, entrances, customers, cells), only in zip(boards, limits, strict=True)]
+    dirs = [_stall_dirs_int(*board)
+            for board in _lifted_boards(state, idx, seat, colour, sections_ok)]
     return unpack(from_ints([d for four in dirs for d in four])).reshape(
-        len(boards), 4, NUM_CELLS).transpose(0, 2, 1)
+        len(dirs), 4, NUM_CELLS).transpose(0, 2, 1)
 
 
 def _lifted_boards(state: CairoState, idx: np.ndarray, seat: np.ndarray, colour: np.ndarray,
@@ -671,6 +667,25 @@ def stall_options(state: CairoState, idx: np.ndarray, limit: np.ndarray | None =
     if idx.size == 1:
         out = unpack(from_ints(_stall_dirs_row(state, int(idx[0])))).T[None]  # (1, 182, 4)
         return out if limit is None else out & limit[:, :, None]
+    if not idx.size:
+        return np.zeros((0, NUM_CELLS, 4), dtype=bool)
+    # Kept per row: the D3 mask after the D2 one (which only sets the target) reads it.
+    key = _fingerprint(_stall_arrays(state), idx)
+    found, entry = _cache_hits(state, "options", idx, key)
+    if found.all():
+        out = entry["dirs"][idx]
+    else:
+        out = np.empty((idx.size, NUM_CELLS, 4), dtype=bool)
+        if found.any():
+            out[found] = entry["dirs"][idx[found]]
+        miss = ~found
+        out[miss] = _stall_options(state, idx[miss])
+        _cache_store(state, "options", idx[miss], key[miss], dirs=out[miss])
+    return out if limit is None else out & limit[:, :, None]
+
+
+def _stall_options(state: CairoState, idx: np.ndarray) -> np.ndarray:
+    """``stall_options`` of rows ``idx`` (R > 1) computed afresh, every cell."""
     seat, hand, money = seat_cards(state, idx)
     colour = state.colour[idx].astype(np.intp)
     verb = state.verb[idx]
@@ -678,8 +693,7 @@ def stall_options(state: CairoState, idx: np.ndarray, limit: np.ndarray | None =
     out = np.zeros((len(idx), NUM_CELLS, 4), dtype=bool)
     move = verb == _MOVE
     if move.any():
-        out[move] = move_destinations(state, idx[move], seat[move], colour[move], cover[move],
-                                      None if limit is None else limit[move])
+        out[move] = move_destinations(state, idx[move], seat[move], colour[move], cover[move])
     rest = ~move
     if rest.any():
         stalls = state.stall_cell[idx[rest]]
@@ -688,8 +702,6 @@ def stall_options(state: CairoState, idx: np.ndarray, limit: np.ndarray | None =
         placing = (verb[rest] == _PLACE)[:, None]
         sections_ok &= np.where(placing, stall_counts(stalls) < SETUP_SECTION_LIMIT, cover[rest])
         candidates = _AREA[colour[rest]] & sections_ok[:, SECTION]
-        if limit is not None:
-            candidates &= limit[rest]
         out[rest] = _stall_directions(state, idx[rest], candidates)
     return out
 
@@ -727,11 +739,15 @@ def _stall_dirs_int(occupied: int, entrances: int, customers: int, candidates: i
     return [cells & linked[d] & neighbour_int(entrance_free, d) for d in range(4)]
 
 
+def _stall_arrays(state: CairoState) -> list[np.ndarray]:
+    """Everything ``stall_options`` derives from."""
+    return [state.tile, state.entrance, state.customer, state.stall_cell, state.entrance_cell,
+            state.current_player, state.colour, state.verb, state.hand, state.money]
+
+
 def _stall_dirs_row(state: CairoState, row: int) -> list[int]:
     """``stall_options`` of one row as four direction bitboards (kept for the D3 after D2)."""
-    arrays = [state.tile, state.entrance, state.customer, state.stall_cell, state.entrance_cell,
-              state.current_player, state.colour, state.verb, state.hand, state.money]
-    return Game.row_cached(state, _STALL_ROW, row, arrays, _stall_dirs_fresh)
+    return Game.row_cached(state, _STALL_ROW, row, _stall_arrays(state), _stall_dirs_fresh)
 
 
 def _stall_dirs_fresh(state: CairoState, row: int) -> list[int]:
