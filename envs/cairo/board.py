@@ -2,10 +2,10 @@
 
 The reachability rule (§5.1, R13) and the lure distances (§5.7) are the hot spots of the
 game, so they run on bitboards: one board of 182 cells is four ``uint64`` words, row ``y``
-occupying bits ``16*(y % 4) .. 16*(y % 4) + 13`` of word ``y // 4``. A 4-neighbour dilation is
-then a handful of shifts over an ``(M, 4)`` array for M boards at once. Horizontal shifts never
-carry a set bit into the wrong row, because columns 0 and 13 are restaurant cells and every
-flood is masked by the walkable cells, which are market cells only.
+occupying bits ``16*(y % 4) .. 16*(y % 4) + 13`` of word ``y // 4`` (so each row is one 16-bit
+lane). A 4-neighbour dilation is then a handful of shifts over the rows of M boards at once.
+Horizontal shifts never carry a set bit into the wrong row, because columns 0 and 13 are
+restaurant cells and every flood is masked by the walkable cells, which are market cells only.
 
 ``Reachability.placements`` answers, for many candidate tile cells at once, whether placing a tile
 there keeps every customer and entrance in one walkable component, and which neighbouring

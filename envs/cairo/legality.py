@@ -58,7 +58,7 @@ _AREA_CODE = (_AREA.astype(np.uint8) << _COLOURS_U8[:, None]).sum(axis=0, dtype=
 
 def _seat_tile_codes() -> np.ndarray:
     """(4, 1 + 30) uint16: code of each tile value + 1 (0: no tile) as seen by each seat, as
-    ``Board.seat_expansion_candidates`` reads it."""
+    ``Board.seat_expansion_codes`` reads it."""
     table = np.zeros((NUM_OWNERS - 1, 1 + NUM_OWNERS * NUM_COLOURS), dtype=np.uint16)
     for seat in range(NUM_OWNERS - 1):
         for group in range(NUM_OWNERS * NUM_COLOURS):
@@ -1068,7 +1068,7 @@ class _TilesRow:
 
     def expandable(self, seat: int) -> list[int]:
         """Per colour: the cells in the colour's area next to the seat's group and to no rival
-        tile of the colour (``Board.seat_expansion_candidates`` before the free-cell test)."""
+        tile of the colour (``Board.seat_expansion_codes`` before the free-cell test)."""
         cells = self._expandable.get(seat)
         if cells is None:
             cells = []
@@ -1113,7 +1113,7 @@ def _turn_mask_row(state: CairoState, idx: np.ndarray, move_requires_blocked: bo
     covered = [_SECTION_SET_CELLS[held], _SECTION_SET_CELLS[held | joker]]
     new_candidates = _SECTION_SET_CELLS[cover_new] if any(unplaced) else 0
     stall_cells = new_candidates & free & ~tiles.near_occupied
-    # Board.seat_expansion_candidates, colour by colour
+    # Board.seat_expansion_codes, colour by colour
     expand_candidates = [free & cells if size[colour] > 0 else 0
                          for colour, cells in enumerate(tiles.expandable(seat))]
     expandable = 0
