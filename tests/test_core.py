@@ -7,6 +7,7 @@ import pytest
 
 from envs.core import ActionLayout, ObservationLayout, Piece, rank_rewards
 from envs.core import rng as rnglib
+from envs.core.sampling import sample_actions
 
 
 def test_rng_rows_are_independent_of_the_batch():
@@ -92,3 +93,17 @@ def test_state_cache_survives_step_but_not_invalidate_copy_or_pickle():
     assert game.state_cache(state) == {"board": 42}
     game.invalidate(state)
     assert game.state_cache(state) == {}
+
+
+def test_sample_actions_picks_the_drawn_legal_entry_of_each_row():
+    """Row r takes its floor(u_r * count_r)-th legal action for the generator's r-th uniform
+    draw u_r (the same actions as counting along each row), 0 where no action is legal."""
+    rng = np.random.default_rng(3)
+    for _ in range(200):
+        rows, actions = int(rng.integers(0, 40)), int(rng.integers(1, 300))
+        mask = rng.random((rows, actions)) < rng.random() ** 2
+        seed = int(rng.integers(1 << 30))
+        draws = np.random.default_rng(seed).random(rows)
+        expected = [np.flatnonzero(row)[int(u * row.sum())] if row.any() else 0
+                    for row, u in zip(mask, draws, strict=True)]
+        assert sample_actions(mask, np.random.default_rng(seed)).tolist() == expected

@@ -124,3 +124,39 @@ def test_cached_analyses_match_fresh_ones_across_row_resets():
             resets += 1
     assert resets == 13
     assert len(Game.state_cache(state)) > 0, "the row-checked caches survive forget_rows"
+
+
+def test_moves_on_int_bitboards_match_the_board_with_the_stall_lifted():
+    """``move_destinations`` (per stall on Python-int bitboards) equals ``Board.stall_directions``
+    on the board with the stall and its entrance taken off, and ``can_move`` says whether it
+    holds anything, for every single-tile group of the acting seat along random games."""
+    game = CairoGame(3)
+    checked = moving = 0
+    for seed in range(31, 35):
+        for one, _ in _positions(game, seed, Phase.TURN):
+            seat = int(one.current_player[0])
+            colours = np.flatnonzero(one.group_size[0, seat] == 1)
+            if not colours.size:
+                continue
+            idx = np.zeros(colours.size, dtype=np.intp)
+            seats = np.full(colours.size, seat, dtype=np.intp)
+            cover = legality.coverage(one.hand[idx, seat], one.money[idx, seat].sum(axis=1) >= 1)
+            got = legality.move_destinations(one, idx, seats, colours, cover)
+            for k, colour in enumerate(colours.tolist()):
+                old = int(one.stall_cell[0, seat, colour])
+                tile, entrance = one.tile[:1].copy(), one.entrance[:1].copy()
+                tile[0, old] = -1
+                entrance[0, one.entrance_cell[0, seat, colour]] = -1
+                board = legality.Board(tile, entrance, legality.customer_cells(one, idx[:1]))
+                stalls = one.stall_cell[:1].copy()
+                stalls[0, seat, colour] = -1
+                open_sections = cover[k] & ~legality.main_stall_sections(stalls)[0, :, colour]
+                candidates = legality._AREA[colour] & open_sections[legality.SECTION]
+                candidates[old] = False
+                expected = board.stall_directions(candidates[None])[0]
+                assert np.array_equal(got[k], expected)
+                moving += bool(expected.any())
+                checked += 1
+            assert legality.can_move(one, idx, seats, colours, cover) == [
+                bool(g.any()) for g in got]
+    assert checked > 100 and 0 < moving < checked
