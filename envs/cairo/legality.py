@@ -551,9 +551,7 @@ def _stall_directions(state: CairoState, idx: np.ndarray, candidates: np.ndarray
     if found.any():
         out[found] = entry["dirs"][idx[found]] & candidates[found][:, :, None]
     miss = ~found
-    # Every game starts on the same board (no tile; the customers on their start cells, as
-    # nothing moves them before the first turn): its answer is made once.
-    start = miss & ~(state.tile[idx] >= 0).any(axis=1)
+    start = miss & _on_start_board(state, idx)  # its answer is made once
     miss &= ~start
     if start.any():
         out[start] = _start_board_directions() & candidates[start][:, :, None]
@@ -563,6 +561,16 @@ def _stall_directions(state: CairoState, idx: np.ndarray, candidates: np.ndarray
     _cache_store(state, "stalls", idx[fresh], key[fresh], candidates=candidates[fresh],
                  dirs=out[fresh])
     return out
+
+
+_START_CUSTOMERS = np.sort(np.append(CUSTOMER_STARTS, -1))  # one customer waits off the board
+
+
+def _on_start_board(state: CairoState, idx: np.ndarray) -> np.ndarray:
+    """(R,) bool: the rows' board is the one every game starts on: no tile, no entrance, the
+    customers on their start cells."""
+    return (~(state.tile[idx] >= 0).any(axis=1) & ~(state.entrance[idx] >= 0).any(axis=1)
+            & (np.sort(state.customer[idx], axis=1) == _START_CUSTOMERS).all(axis=1))
 
 
 @functools.cache
@@ -815,13 +823,13 @@ def _place_colours_row(state: CairoState, row: int) -> list[bool]:
     unplaced = [cell < 0 for cell in tiles.stalls[int(state.current_player[row])]]
     if not any(unplaced):
         return unplaced
-    if tiles.occupied:
+    if not tiles.occupied and _on_start_board(state, np.array([row]))[0]:
+        cells = _start_board_cells() & _SECTION_SET_CELLS[tiles.setup_sections]
+    else:
         dirs = _stall_dirs_int(tiles.occupied, tiles.entrances,
                                _customer_bits(state.customer[row].tolist()),
                                _SECTION_SET_CELLS[tiles.setup_sections])
         cells = dirs[0] | dirs[1] | dirs[2] | dirs[3]
-    else:  # the board every game starts on
-        cells = _start_board_cells() & _SECTION_SET_CELLS[tiles.setup_sections]
     return [unplaced[c] and bool(cells & _AREA_INTS[c] & tiles.open_sections[c])
             for c in range(NUM_COLOURS)]
 

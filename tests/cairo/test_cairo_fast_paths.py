@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from envs.cairo import CairoGame, legality
+from envs.cairo.data import NUM_CELLS, cell
 from envs.cairo.state import Phase
 from envs.core.game import Game
 
@@ -160,3 +161,21 @@ def test_moves_on_int_bitboards_match_the_board_with_the_stall_lifted():
             assert legality.can_move(one, idx, seats, colours, cover) == [
                 bool(g.any()) for g in got]
     assert checked > 100 and 0 < moving < checked
+
+
+def test_start_board_shortcut_holds_only_on_the_start_board():
+    """The stall analysis made once for the board every game starts on equals a fresh one
+    there, and a board without tiles whose customers stand elsewhere (a hand-built position)
+    gets a fresh analysis of its own, at B = 1 and in a batch."""
+    game = CairoGame(3)
+    for moved in (False, True):
+        state = game.init(2, seed=5)
+        if moved:  # the customer on the centre start cell (6, 5) stands on (6, 7) instead
+            state.customer[state.customer == cell(6, 5)] = cell(6, 7)
+        idx = np.arange(2)
+        everywhere = np.ones((2, NUM_CELLS), dtype=bool)
+        fresh = legality.board_of(state, idx).stall_directions(everywhere)
+        assert np.array_equal(legality._stall_directions(state.copy(), idx, everywhere), fresh)
+        one = state.take(np.array([0]))
+        assert np.array_equal(legality.place_colour_mask(one, np.zeros(1, dtype=np.intp)),
+                              legality.place_colour_mask(state.copy(), idx)[:1])
