@@ -493,8 +493,6 @@ def walk_distances(
     walk_bits = pack(walk)
     reached = np.zeros_like(walk_bits)
     reached[np.arange(m), CELL_WORD[sources]] = CELL_BIT[sources]
-    rows = np.arange(m)[:, None]
-    goal_word, goal_bit = CELL_WORD[goals], CELL_BIT[goals]  # (M, n)
     # Grow four steps at a time, keeping every step; stop once every goal is reached or the
     # growth stops. Each goal's distance is then the first step holding it, read from all the
     # kept steps at once: the steps themselves stay a few NumPy calls each.
@@ -503,12 +501,12 @@ def walk_distances(
         for _ in range(4):
             reached = dilate(reached, walk_bits)
             layers.append(reached)
-        if (((reached[rows, goal_word] & goal_bit) != 0) | ~goal_valid).all():
+        if (has_cell(reached, goals) | ~goal_valid).all():
             break
         if np.array_equal(reached, layers[-5]):
             break
     steps = np.stack(layers)  # (S, M, 4)
-    hit = (steps[:, rows, goal_word] & goal_bit) != 0  # (S, M, n)
+    hit = (steps[:, np.arange(m)[:, None], CELL_WORD[goals]] & CELL_BIT[goals]) != 0  # (S, M, n)
     found = hit.any(axis=0) & goal_valid
     dist[found] = np.argmax(hit, axis=0)[found]
     return dist

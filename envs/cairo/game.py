@@ -350,10 +350,6 @@ class CairoGame(Game[CairoState]):
 
     # ---------------------------------------------------------------- steps by phase
     def _step(self, state: CairoState, actions: np.ndarray, rows: np.ndarray) -> None:
-        if state.batch_size == 1:
-            for handler, idx in self._rows_by_phase(state, rows, self._step_handlers):
-                handler(state, idx, actions[idx])
-            return
         # A handler's rows whose turn ends are collected and their turns ended together once
         # every handler has run: each row takes one action a step and rows never interact,
         # and an ended turn is the last thing each handler does to its rows, so the order is
@@ -369,7 +365,7 @@ class CairoGame(Game[CairoState]):
             self._end_turns(state, np.concatenate(ending))
 
     def _end_turn(self, state: CairoState, idx: np.ndarray) -> None:
-        """End the turn of rows ``idx``, at once or (in a batched step) with the step's others."""
+        """End the turn of rows ``idx``, at once or (during ``_step``) with the step's others."""
         if self._ending is not None:
             if idx.size:
                 self._ending.append(idx)

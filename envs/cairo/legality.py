@@ -629,13 +629,9 @@ def _lifted_boards(state: CairoState, idx: np.ndarray, seat: np.ndarray, colour:
     entrance_cells = state.entrance_cell[idx, seat, colour].tolist()
     out = []
     for k, (owner, c) in enumerate(zip(seat.tolist(), colour.tolist(), strict=True)):
-        taken = 0
-        for owner_cells in stalls[k]:
-            if owner_cells[c] >= 0:
-                taken |= 1 << _SECTION_OF_CELL[owner_cells[c]]
         occupied, entrances, candidates = _lifted(
-            occupied_all[k], entrances_all[k], taken, c, sections[k], stalls[k][owner][c],
-            entrance_cells[k])
+            occupied_all[k], entrances_all[k], _stall_sections(stalls[k])[0][c], c, sections[k],
+            stalls[k][owner][c], entrance_cells[k])
         customers = customers_all[k]
         free = CELLS_INT & ~occupied & ~entrances & ~customers
         out.append((occupied, entrances, customers,
@@ -725,6 +721,20 @@ def _cover_row(hand: list[int], money: list[int]) -> tuple[int, int]:
         if hand[NUM_STANDARD_TYPES + j] > 0:
             joker |= sections
     return held, joker
+
+
+def _stall_sections(stalls: list[list[int]]) -> tuple[list[int], list[int]]:
+    """From one row's main stall cells (owner by colour, -1 off the board): per colour the
+    9-bit set of sections holding one of its main stalls (one at most per section), and per
+    section the number of main stalls in it."""
+    taken = [0] * NUM_COLOURS
+    counts = [0] * NUM_SECTIONS
+    for owner_cells in stalls:
+        for colour, cell in enumerate(owner_cells):
+            if cell >= 0:
+                taken[colour] |= 1 << _SECTION_OF_CELL[cell]
+                counts[_SECTION_OF_CELL[cell]] += 1
+    return taken, counts
 
 
 def _customer_bits(cells: list[int]) -> int:
@@ -1056,15 +1066,9 @@ class _TilesRow:
             self.entrances |= _CELL_INT[cell]
         self.near_occupied = any_neighbour_int(self.occupied)
         self.stalls = state.stall_cell[row].tolist()  # (5, 6)
-        # Section sets (9-bit): per colour, the sections holding a main stall of the colour
-        # (one at most per section); the sections with room for a setup stall (§5.9.1).
-        self.taken = [0] * NUM_COLOURS
-        counts = [0] * NUM_SECTIONS
-        for owner_cells in self.stalls:
-            for colour, cell in enumerate(owner_cells):
-                if cell >= 0:
-                    self.taken[colour] |= 1 << _SECTION_OF_CELL[cell]
-                    counts[_SECTION_OF_CELL[cell]] += 1
+        # Section sets (9-bit): per colour, the sections holding a main stall of the colour;
+        # the sections with room for a setup stall (§5.9.1).
+        self.taken, counts = _stall_sections(self.stalls)
         self.setup_sections = sum(1 << section for section, count in enumerate(counts)
                                   if count < SETUP_SECTION_LIMIT)
         # Per colour: the cells of the sections without a main stall of the colour.
