@@ -302,9 +302,11 @@ class Observer:
         source = np.concatenate([a.reshape(num, -1) for a in self._sources(state)], axis=1,
                                 dtype=np.float32)
         out = np.empty((num, self.layout.size), dtype=np.float32)
-        # The board by one table lookup straight into its rows, then the vector part.
-        board = out[:, : self.board_size].reshape(num, NUM_CELLS, self.cell_features)  # a view
-        np.take(self.cell_table, self._cell_codes(state, me), axis=0, out=board, mode="clip")
+        # The board by one table lookup, then the vector part. The lookup fills a fresh array
+        # that is then copied in: ``take`` into the rows of ``out`` (a strided view) would
+        # copy them out and back in first, which costs more than the copy.
+        board = np.take(self.cell_table, self._cell_codes(state, me), axis=0, mode="clip")
+        out[:, : self.board_size] = board.reshape(num, -1)
         if not me.ndim:
             seat = int(me)
             self._vector(source[:, self._column[seat]], seat, out[:, self.board_size :])
