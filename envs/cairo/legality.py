@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import itertools
+from collections.abc import Callable
 
 import numpy as np
 
@@ -130,14 +131,16 @@ def _turn_fingerprint(state: CairoState, idx: np.ndarray) -> np.ndarray:
     return _fingerprint(_turn_arrays(state), idx)
 
 
-def _board_width(state: CairoState) -> int:
-    """Bytes per row of a board fingerprint (the leading part of a turn fingerprint)."""
-    return sum(a[:1].nbytes for a in _turn_arrays(state)[:3])
-
-
-def _board_fingerprint(state: CairoState, idx: np.ndarray) -> np.ndarray:
-    """Bytes of the board (tiles, entrances, customers) of rows ``idx``."""
-    return _fingerprint(_turn_arrays(state)[:3], idx)
+def _board_key(state: CairoState, idx: np.ndarray, customers: np.ndarray | None = None
+               ) -> np.ndarray:
+    """(R, 364) uint8: the tiles and the target cells (customers and entrances, the set K of
+    §9.2) of rows ``idx``, all that a placement's legality reads from the board: a customer
+    walking from one entrance to another changes neither. ``customers`` is the rows'
+    ``customer_cells`` when the caller has them already."""
+    if customers is None:
+        customers = customer_cells(state, idx)
+    targets = customers | (state.entrance[idx] >= 0)
+    return np.concatenate([state.tile[idx], targets.view(np.int8)], axis=1).view(np.uint8)
 
 
 def _lure_arrays(state: CairoState) -> list[np.ndarray]:
@@ -183,10 +186,10 @@ def _store_turn_row(state: CairoState) -> None:
     row, raw, ints = pending
     idx = np.array([row])
     key = np.frombuffer(raw, np.uint8)[None]
-    bits = unpack(from_ints(ints))  # (1 + 4 + 6, 182)
-    _cache_store(state, "stalls", idx, key[:, :_board_width(state)],
-                 candidates=bits[0:1], dirs=bits[1:5].T[None])
-    _cache_store(state, "turn", idx, key, expand=_colour_bits(bits[None, 5:], axis=1))
+    bits = unpack(from_ints(ints))  # (1 + 4 + 6 + 1, 182), the targets last
+    board_key = np.concatenate([key[:, :NUM_CELLS], bits[None, -1].view(np.uint8)], axis=1)
+    _cache_store(state, "stalls", idx, board_key, candidates=bits[0:1], dirs=bits[1:5].T[None])
+    _cache_store(state, "turn", idx, key, expand=_colour_bits(bits[None, 5:11], axis=1))
 
 
 def _colour_bits(flags: np.ndarray, axis: int = -1) -> np.ndarray:
@@ -217,6 +220,26 @@ def _cache_hits(state: CairoState, name: str, idx: np.ndarray, key: np.ndarray
     if entry is None or entry["key"].shape[1] != key.shape[1] or not idx.size:
         return np.zeros(idx.size, dtype=bool), None
     return entry["ok"][idx] & (entry["key"][idx] == key).all(axis=1), entry
+
+
+def _cached_rows(state: CairoState, name: str, idx: np.ndarray, key: np.ndarray,
+                 compute: Callable[[np.ndarray], dict[str, np.ndarray]], fields: tuple[str, ...]
+                 ) -> list[np.ndarray]:
+    """``fields`` of the entry ``name`` for rows ``idx`` (each (R, ...)): the rows whose
+    ``key`` is unchanged from their entry, the rest from ``compute(miss)`` (a dict of every
+    field for the rows ``idx[miss]``, (R,) bool ``miss``), which is stored for them."""
+    found, entry = _cache_hits(state, name, idx, key)
+    if found.all():
+        return [entry[field][idx] for field in fields]
+    miss = ~found
+    fresh = compute(miss)
+    _cache_store(state, name, idx[miss], key[miss], **fresh)
+    if miss.all():
+        return [fresh[field] for field in fields]
+    out = [entry[field][idx] for field in fields]
+    for full, field in zip(out, fields, strict=True):
+        full[miss] = fresh[field]
+    return out
 
 
 @dataclasses.dataclass
@@ -316,18 +339,23 @@ class Board:
         return out.reshape((*group.shape, NUM_CELLS))
 
     def seat_expansion_codes(self, seat: np.ndarray) -> np.ndarray:
-        """(R, 182) uint8: bit c set where the cell is an ``expansion_candidates`` cell of the
-        seat's colour c, for ``seat`` (R,); one byte per cell stands for six boolean planes.
+        """(R, 182) or (R, K, 182) uint8: bit c set where the cell is an
+        ``expansion_candidates`` cell of the seat's colour c, for seats (R,) or (R, K); one
+        byte per cell stands for six boolean planes.
 
         One neighbour pass over a 16-bit code per cell (bit c: a tile of the seat's colour c,
         bit 8 + c: a rival tile of colour c) stands for the twelve boolean passes.
         """
+        num = seat.shape[0]
+        seats = seat.reshape(num, -1, 1)
         # One flat lookup: a 2-D fancy index with two broadcast index arrays costs ~3x more.
-        codes = np.take(_SEAT_TILE_CODE, (seat * _SEAT_TILE_CODE.shape[1] + 1)[:, None] + self.tile)
+        codes = np.take(_SEAT_TILE_CODE, seats * _SEAT_TILE_CODE.shape[1] + 1
+                        + self.tile[:, None, :]).reshape(-1, NUM_CELLS)
         near = any_neighbour(codes)
         ok = (near & ~(near >> 8)).astype(np.uint8)  # own group near, no rival
         ok &= _AREA_CODE
-        return ok * self.free.view(np.uint8)
+        ok = ok.reshape(num, -1, NUM_CELLS) * self.free[:, None, :].view(np.uint8)
+        return ok.reshape((*seat.shape, NUM_CELLS))
 
 
 def main_stall_sections(stall_cell: np.ndarray) -> np.ndarray:
@@ -501,35 +529,6 @@ def board_of(state: CairoState, idx: np.ndarray, customers: np.ndarray | None = 
     return Board(state.tile[idx], state.entrance[idx], customers)
 
 
-def _reuse_placement_reach(state: CairoState, idx: np.ndarray, board: Board) -> None:
-    """``board.placement_reach`` of every free cell, with the verdicts kept per row across turns.
-
-    Each cell's verdict depends only on the tiles and the target set K (customers and
-    entrances), and most turns change neither: a lure moves a customer from one entrance to
-    another once every customer has left its start cell, a draw touches no tile. A row whose
-    tiles and K are those of its last analysis reuses its verdicts. The analysis covers every
-    free cell rather than the acting seat's candidates, so that the next seats' candidates
-    (their expansion cells, the sections their cards cover) find theirs too; the board then
-    answers every later ``placement_reach`` from them.
-    """
-    key = np.concatenate([state.tile[idx], board.targets.view(np.int8)], axis=1).view(np.uint8)
-    found, entry = _cache_hits(state, "reach", idx, key)
-    if found.all():
-        board.reuse_placements(None, entry["safe"][idx], entry["connected"][idx])
-        return
-    miss = ~found
-    safe, connected = Reachability(board.walk[miss], board.targets[miss]).placements(
-        board.free[miss])
-    _cache_store(state, "reach", idx[miss], key[miss], safe=safe, connected=connected)
-    if miss.all():
-        board.reuse_placements(None, safe, connected)
-        return
-    all_safe = entry["safe"][idx]
-    all_connected = entry["connected"][idx]
-    all_safe[miss], all_connected[miss] = safe, connected
-    board.reuse_placements(None, all_safe, all_connected)
-
-
 def _stall_directions(state: CairoState, idx: np.ndarray, candidates: np.ndarray
                       ) -> np.ndarray:
     """``Board.stall_directions`` on the boards of rows ``idx`` for ``candidates`` (R, 182).
@@ -541,7 +540,7 @@ def _stall_directions(state: CairoState, idx: np.ndarray, candidates: np.ndarray
     if not idx.size:
         return np.zeros((0, NUM_CELLS, 4), dtype=bool)
     _store_turn_row(state)
-    key = _board_fingerprint(state, idx)
+    key = _board_key(state, idx)
     found, entry = _cache_hits(state, "stalls", idx, key)
     if found.any():
         found &= ~(candidates & ~entry["candidates"][idx]).any(axis=1)
@@ -870,6 +869,8 @@ def expansion_options(state: CairoState, idx: np.ndarray) -> np.ndarray:
     """(R, 182) bool: D5, legal and payable cells for the pending expansion."""
     colour = state.colour[idx].astype(np.intp)
     _store_turn_row(state)
+    if "turn" not in Game.state_cache(state):  # only a one-row turn analysis leaves one
+        return _expansion_options(state, idx)
     found, entry = _cache_hits(state, "turn", idx, _turn_fingerprint(state, idx))
     if found.all():
         return _has_colour(entry["expand"][idx], colour)
@@ -882,15 +883,13 @@ def expansion_options(state: CairoState, idx: np.ndarray) -> np.ndarray:
 
 
 def _expansion_options(state: CairoState, idx: np.ndarray) -> np.ndarray:
-    """``expansion_options`` computed afresh."""
+    """``expansion_options`` from the rows' board summaries (``_board_summaries``)."""
     seat, hand, money = seat_cards(state, idx)
     colour = state.colour[idx].astype(np.intp)
-    board = board_of(state, idx)
-    candidates = board.expansion_candidates(seat * NUM_COLOURS + colour)
+    (codes,) = _board_summaries(state, idx, ("expand_codes",))
+    cells = _has_colour(codes[np.arange(idx.size), seat], colour)
     cost = state.group_size[idx, seat, colour].astype(np.int32) + 1
-    candidates &= expansion_cover(hand, money, colour, cost)[:, SECTION]
-    safe, _ = board.placement_reach(candidates)
-    return candidates & safe
+    return cells & expansion_cover(hand, money, colour, cost)[:, SECTION]
 
 
 def lure_options(state: CairoState, idx: np.ndarray) -> tuple[np.ndarray, np.ndarray,
@@ -903,19 +902,13 @@ def lure_options(state: CairoState, idx: np.ndarray) -> tuple[np.ndarray, np.nda
     """
     if idx.size == 1:
         return _lure_options_one(state, int(idx[0]))
-    key = _lure_fingerprint(state, idx)
-    found, entry = _cache_hits(state, "lure", idx, key)
-    if found.all():
-        return entry["cells"][idx], entry["legal"][idx], entry["cost"][idx]
-    miss = ~found
-    cells, legal, cost = _lure_options(state, idx[miss])
-    _cache_store(state, "lure", idx[miss], key[miss], cells=cells, legal=legal, cost=cost)
-    if miss.all():
-        return cells, legal, cost
-    out = [entry[name][idx] for name in ("cells", "legal", "cost")]
-    for full, part in zip(out, (cells, legal, cost), strict=True):
-        full[miss] = part
-    return out[0], out[1], out[2]
+    def compute(miss: np.ndarray) -> dict[str, np.ndarray]:
+        cells, legal, cost = _lure_options(state, idx[miss])
+        return {"cells": cells, "legal": legal, "cost": cost}
+
+    cells, legal, cost = _cached_rows(state, "lure", idx, _lure_fingerprint(state, idx), compute,
+                                      ("cells", "legal", "cost"))
+    return cells, legal, cost
 
 
 def _lure_options_one(state: CairoState, row: int) -> tuple[np.ndarray, np.ndarray,
@@ -985,8 +978,10 @@ def lure_available(state: CairoState, idx: np.ndarray, customers: np.ndarray | N
 def turn_mask(state: CairoState, idx: np.ndarray, move_requires_blocked: bool) -> np.ndarray:
     """(R, 240) bool: D4 at the start of a MAIN or FINAL turn (§9.2).
 
-    One reachability analysis serves every new-stall cell and every expansion cell of the
-    seat; each movable stall gets a board of its own with the stall lifted.
+    What the board allows (``_board_summaries``: per section, the colours with a legal cell
+    for a new stall or for an expansion of each seat) is kept per row while the board stays
+    as it is; the seat's cards and money then pick the sections they pay for. Each movable
+    stall gets a board of its own with the stall lifted.
     """
     num = len(idx)
     if num == 1:
@@ -994,41 +989,28 @@ def turn_mask(state: CairoState, idx: np.ndarray, move_requires_blocked: bool) -
     out = np.zeros((num, ACTIONS.size), dtype=bool)
     seat, hand, money = seat_cards(state, idx)
     customers = customer_cells(state, idx)
-    board = board_of(state, idx, customers)
+    new_sections, expand_sections = _board_summaries(
+        state, idx, ("new_sections", "expand_sections"), customers)
+    expand_sections = expand_sections[np.arange(num), seat]  # (R, 9) the acting seat's
     main = state.stage[idx] == _MAIN
     size = state.group_size[idx, seat].astype(np.int32)  # (R, 6)
     unplaced = state.stall_cell[idx, seat] < 0
     held, joker = card_sections(hand)
     cover_new = held | joker & (money.sum(axis=1) >= 1)[:, None]  # coverage of a stall
-    # As place_colour_mask does for a setup stall, keeping the analysed cells for the
-    # decisions of a new stall.
-    new_candidates = cover_new[:, SECTION] & unplaced.any(axis=1)[:, None]
-    colours = _COLOURS[None, :].repeat(num, axis=0)  # broadcast_to costs ~10 µs
-    # The expansion cells of each colour as one colour-bit byte per cell (bit c: colour c).
-    expand_codes = board.seat_expansion_codes(seat) & _colour_bits(size > 0)[:, None]
-    _reuse_placement_reach(state, idx, board)  # one analysis for every cell of the turn
-    new_dirs = board.stall_directions(new_candidates)
-    main_sec = main_stall_sections(state.stall_cell[idx])
-    new_ok = unplaced & _stall_colours(any_direction(new_dirs), main_sec)
-    safe, _ = board.placement_reach(board.free)
-    expand_codes *= safe.view(np.uint8)
+    new_ok = unplaced & _colours_of(np.bitwise_or.reduce(
+        new_sections * cover_new.view(np.uint8), axis=1))
     # expansion_cover of the six colours as colour sets per section: a standard card pays
     # for the affordable colours, a joker for those that stay affordable after its fee.
-    h, others = colour_money(money, colours)
+    h, others = colour_money(money, _COLOURS[None, :].repeat(num, axis=0))
     affordable_now = affordable(h, others, size + 1)
     with_fee = affordable_now & _fee_ok(h, others, size + 1)
     cover = (np.where(held, _colour_bits(affordable_now)[:, None], 0)
              | np.where(joker, _colour_bits(with_fee)[:, None], 0)).astype(np.uint8)
-    expand = expand_codes & cover[:, SECTION]  # expansion_options, as colour sets
-    turn_key = _turn_fingerprint(state, idx)
-    _cache_store(state, "stalls", idx, turn_key[:, :_board_width(state)],
-                 candidates=new_candidates, dirs=new_dirs)
-    _cache_store(state, "turn", idx, turn_key, expand=expand)
-    expand_ok = _colours_of(np.bitwise_or.reduce(expand, axis=1))
+    expand_ok = _colours_of(np.bitwise_or.reduce(expand_sections & cover, axis=1))
     expand_ok &= (size > 0) & (state.supply[idx] > 0)
     movable = size == 1
     if move_requires_blocked:
-        movable &= ~_colours_of(np.bitwise_or.reduce(expand_codes, axis=1))
+        movable &= ~_colours_of(np.bitwise_or.reduce(expand_sections, axis=1))
     move_ok = np.zeros((num, NUM_COLOURS), dtype=bool)
     rows, colours = np.nonzero(movable)
     if rows.size:
@@ -1041,6 +1023,60 @@ def turn_mask(state: CairoState, idx: np.ndarray, move_requires_blocked: bool) -
     out[:, ACTIONS.DRAW.start] = main
     out[:, ACTIONS.PASS.start] = ~main
     return out
+
+
+# Every cell's position in the cells sorted by section, and where each section starts there:
+# a section-wise reduction is then one ``reduceat``.
+_BY_SECTION = np.argsort(SECTION, kind="stable")
+_SECTION_STARTS = np.searchsorted(SECTION[_BY_SECTION], np.arange(NUM_SECTIONS))
+
+
+def _section_sets(codes: np.ndarray) -> np.ndarray:
+    """(..., 9) uint8: the union of the cells' colour sets (..., 182) in each section."""
+    return np.bitwise_or.reduceat(codes[..., _BY_SECTION], _SECTION_STARTS, axis=-1)
+
+
+def _board_summaries(state: CairoState, idx: np.ndarray, fields: tuple[str, ...],
+                     customers: np.ndarray | None = None) -> list[np.ndarray]:
+    """What the board of rows ``idx`` allows any seat, kept per row while the tiles, the
+    target cells (``_board_key``) and the main stalls stay as they are (most turns lure or
+    draw). The analysis covers every free cell and every seat, so that the next seats' turns
+    on the same board find theirs too:
+
+    * ``new_sections`` (R, 9) uint8: per section, the colours (bits) with a legal new-stall
+      cell there (§5.3 preconditions 3, 4, 7: free, no tile adjacent, reachability) in the
+      colour's area, the section holding no main stall of the colour;
+    * ``expand_codes`` (R, P, 182) uint8: per seat, ``Board.seat_expansion_codes`` of the
+      cells where a tile keeps the targets connected;
+    * ``expand_sections`` (R, P, 9) uint8: those codes' union per section.
+
+    A row computed afresh also leaves every cell's new-stall directions in the "stalls" entry
+    for the later decisions of a new stall. ``customers`` is the rows' ``customer_cells``
+    when the caller has them already.
+    """
+    if customers is None:
+        customers = customer_cells(state, idx)
+    def summarise(miss: np.ndarray) -> dict[str, np.ndarray]:
+        rows = idx[miss]
+        board = board_of(state, rows, customers[miss])
+        board.reuse_placements(None, *Reachability(board.walk, board.targets).placements(
+            board.free))  # one analysis for every free cell
+        everywhere = np.ones((rows.size, NUM_CELLS), dtype=bool)
+        dirs = board.stall_directions(everywhere)
+        _cache_store(state, "stalls", rows, key[miss, :2 * NUM_CELLS], candidates=everywhere,
+                     dirs=dirs)
+        taken = _colour_bits(main_stall_sections(state.stall_cell[rows]))  # (R, 9)
+        open_colours = _AREA_CODE & ~taken[:, SECTION]
+        new_sections = _section_sets(open_colours * any_direction(dirs).view(np.uint8))
+        safe, _ = board.placement_reach(board.free)
+        seats = np.arange(state.hand.shape[1])[None, :].repeat(rows.size, axis=0)
+        codes = board.seat_expansion_codes(seats) * safe[:, None, :].view(np.uint8)
+        return {"new_sections": new_sections, "expand_codes": codes,
+                "expand_sections": _section_sets(codes)}
+
+    key = np.concatenate([_board_key(state, idx, customers),
+                          state.stall_cell[idx].reshape(idx.size, -1).view(np.uint8)], axis=1)
+    return _cached_rows(state, "summary", idx, key, summarise, fields)
 
 
 def _affordable_int(h: int, others: int, n: int) -> bool:
@@ -1155,7 +1191,8 @@ def _turn_mask_row(state: CairoState, idx: np.ndarray, move_requires_blocked: bo
         expand.append(cells)
     # Most turns draw or lure: the arrays of the cache entries wait until a decision reads them.
     key = b"".join([a[row].tobytes() for a in _turn_arrays(state)])
-    Game.state_cache(state)[_TURN_ROW] = (row, key, [new_candidates, *dirs, *expand])
+    Game.state_cache(state)[_TURN_ROW] = (row, key, [new_candidates, *dirs, *expand,
+                                                     customer_bits | entrance_bits])
 
     supply = state.supply[row].tolist()
     expand_ok = [bool(expand[c]) and size[c] > 0 and supply[c] > 0 for c in range(NUM_COLOURS)]

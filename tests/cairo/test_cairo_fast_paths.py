@@ -7,7 +7,7 @@ import pytest
 
 from envs.cairo import CairoGame, legality
 from envs.cairo.data import NUM_CELLS, cell
-from envs.cairo.state import Phase
+from envs.cairo.state import ACTIONS, Phase
 from envs.core.game import Game
 
 
@@ -57,20 +57,24 @@ def _positions(game: CairoGame, seed: int, phase: int):
 @pytest.mark.parametrize("move_requires_blocked", [True, False])
 def test_one_row_turn_mask_matches_the_batched_one(move_requires_blocked):
     """D4 of one row (Python-int bitboards) equals the batched analysis of the same position,
-    and leaves the same cache entries for the later decisions of the turn."""
+    and so do the cell masks of the build it leads to, which read what each analysis kept."""
     game = CairoGame(3, move_requires_blocked=move_requires_blocked)
-    checked = 0
+    checked = builds = 0
     for one, two in _positions(game, 5, Phase.TURN):
-        one_mask = legality.turn_mask(one, np.zeros(1, dtype=np.intp), move_requires_blocked)
-        two_mask = legality.turn_mask(two, np.arange(2), move_requires_blocked)
+        one_mask = game.legal_action_mask(one)
+        two_mask = game.legal_action_mask(two)
         assert np.array_equal(one_mask[0], two_mask[0])
-        legality._store_turn_row(one)  # the entries kept as bitboards until read
-        one_cache, two_cache = Game.state_cache(one), Game.state_cache(two)
-        for name in ("stalls", "turn"):
-            for field, value in one_cache[name].items():
-                assert np.array_equal(value[0], two_cache[name][field][0])
+        assert np.array_equal(two_mask[0], two_mask[1])
+        for action in np.flatnonzero(one_mask[0, : ACTIONS.LURE.start])[:2].tolist():
+            one_build, two_build = one.copy(), two.copy()
+            game.step(one_build, np.array([action]))
+            game.step(two_build, np.array([action, action]))
+            build_mask = game.legal_action_mask(two_build)
+            assert np.array_equal(game.legal_action_mask(one_build)[0], build_mask[0])
+            assert np.array_equal(build_mask[0], build_mask[1])
+            builds += 1
         checked += 1
-    assert checked > 100
+    assert checked > 100 and builds > 50
 
 
 def test_one_row_lure_options_match_the_batched_ones():
