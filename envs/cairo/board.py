@@ -262,8 +262,8 @@ def _cut_test(walk: int, goal: int, cell: int) -> tuple[bool, list[bool]] | None
     the neighbours N, E, S, W stay connected to them).
 
     The same detour search and flood fill from the first target as
-    ``Reachability._rejoined_nearby`` and ``Reachability.placements`` do for many boards; the
-    flood is the piece of ``_cut_pieces`` that holds the first target.
+    ``Reachability.placements`` does for many boards; the flood is the piece of
+    ``_cut_pieces`` that holds the first target.
     """
     pieces = _cut_pieces(walk, cell)
     if pieces is None:
@@ -382,6 +382,12 @@ class Reachability:
         walk: (M, 182) bool, walkable cells (market cells without a tile).
         targets: (M, 182) bool, customer and entrance cells (the set K of §9.2); they are
             assumed to lie in one walkable component, as the rules keep them.
+
+    Attributes:
+        component: (M, 182) bool, K's component of the walkable cells.
+        suspect: (M, 182) bool, the cells of the component whose walkable neighbours do not
+            all stay linked around their ring: only these can split K, and only they get a
+            detour search and a flood fill of their own.
     """
 
     def __init__(self, walk: np.ndarray, targets: np.ndarray):
@@ -394,18 +400,26 @@ class Reachability:
             components = [goal_component(w, t) for t, w in zip(goals, walks, strict=True)]
             self._ints = walks, goals, components
             self.component = unpack(from_ints(components))
-            # A cell outside K's component, or whose walkable neighbours stay linked around
-            # it, cannot split K; only the rest needs a flood fill of its own.
             self.suspect = unpack(from_ints([component & locally_cut(w) for component, w
                                              in zip(components, walks, strict=True)]))
         else:
             self.walk_bits = pack(walk)
             self.target_bits = pack(targets)
-            component = flood(self.target_bits, self.walk_bits)  # K's component
-            self.component = unpack(component)
             flat = self.walk_bits.reshape(-1)
             ring = [_ring_words(flat, step) for step in range(len(_RING_STEPS))]
-            self.suspect = unpack(component & _ring_cut(ring).reshape(component.shape))
+            self._ring_cut = _ring_cut(ring).reshape(self.walk_bits.shape)
+            self._component_bits: np.ndarray | None = None
+
+    def __getattr__(self, name: str) -> np.ndarray:
+        # The many-boards path floods K's component inside ``placements``, alongside the
+        # pairs' own growth; read before that, it is flooded alone.
+        if name not in ("component", "suspect") or "_ring_cut" not in self.__dict__:
+            raise AttributeError(name)
+        if self._component_bits is None:
+            self._component_bits = flood(self.target_bits, self.walk_bits)
+        self.component = unpack(self._component_bits)
+        self.suspect = unpack(self._component_bits & self._ring_cut)
+        return getattr(self, name)
 
     def placements(self, candidates: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Effect of one tile on each candidate cell (free cells: no customer or entrance).
@@ -417,45 +431,64 @@ class Reachability:
             test of a new stall). Only candidate entries are meaningful.
         """
         safe = np.ones(candidates.shape, dtype=bool)
-        boards, cells = np.nonzero(candidates & self.suspect)
         if self._ints is not None:
+            boards, cells = np.nonzero(candidates & self.suspect)
             connected = neighbour_planes(self.component)
             self._placements_few(boards.tolist(), cells.tolist(), safe, connected)
             return safe, connected
+        if self._component_bits is not None:
+            suspect = self.suspect
+        else:  # the component comes with the pairs' growth: suspects by their ring alone
+            suspect = unpack(self._ring_cut)
+        boards, cells = np.nonzero(candidates & suspect)
+        num = self.walk_bits.shape[0]
+        # The detour search of every pair and K's flood share their growth steps: one NumPy
+        # call grows them all (the calls cost more than the cells they touch).
+        walk_without, reached, walkable, near, first = self._nearby_start(boards, cells)
+        grown = grow(np.concatenate([self.target_bits & self.walk_bits, reached]),
+                     np.concatenate([self.walk_bits, walk_without]), _NEARBY_STEPS)
+        component, reached = grown[:num], grown[num:]
+        met = (has_cell(reached, np.where(walkable, near, first[:, None])) | ~walkable).all(axis=1)
+        boards, cells, walk_without = boards[~met], cells[~met], walk_without[~met]
+        # The pairs left (usually true cut cells) flood from the first target, alongside the
+        # rest of K's flood.
+        pairs = np.arange(boards.size)
+        first_target = np.argmax(self.targets[boards], axis=1)
+        seed = np.zeros_like(walk_without)
+        seed[pairs, CELL_WORD[first_target]] = CELL_BIT[first_target]
+        grown = flood(np.concatenate([component, seed]),
+                      np.concatenate([self.walk_bits, walk_without]))
+        self._component_bits, reached = grown[:num], grown[num:]
+        in_component = has_cell(self._component_bits[boards], cells)
+        boards, cells, reached = boards[in_component], cells[in_component], reached[in_component]
         connected = neighbour_planes(self.component)  # (M, 182, 4)
-        if boards.size:
-            boards, cells = self._rejoined_nearby(boards, cells)
-        if boards.size:
-            pairs = np.arange(boards.size)
-            walk_without = self.walk_bits[boards]
-            walk_without[pairs, CELL_WORD[cells]] &= ~CELL_BIT[cells]
-            first_target = np.argmax(self.targets[boards], axis=1)
-            seed = np.zeros_like(walk_without)
-            seed[pairs, CELL_WORD[first_target]] = CELL_BIT[first_target]
-            reached = flood(seed, walk_without)
-            safe[boards, cells] = ~(self.target_bits[boards] & ~reached).any(axis=1)
-            near = NEIGHBOURS[cells]  # (n, 4)
-            inside = near != OUTSIDE
-            connected[boards, cells] = inside & has_cell(reached, np.where(inside, near, 0))
+        safe[boards, cells] = ~(self.target_bits[boards] & ~reached).any(axis=1)
+        near = NEIGHBOURS[cells]  # (n, 4)
+        inside = near != OUTSIDE
+        connected[boards, cells] = inside & has_cell(reached, np.where(inside, near, 0))
         return safe, connected
 
     def _placements_few(self, boards: list[int], cells: list[int], safe: np.ndarray,
                         connected: np.ndarray) -> None:
         """The suspect (board, cell) pairs of ``placements`` on Python-int boards, one by one:
-        the same detour search and flood fill as ``_rejoined_nearby`` and ``placements``."""
+        the same detour search and flood fill as the many-boards path."""
         walks, goals, _ = self._ints
         for board, cell in zip(boards, cells, strict=True):
             cut = _cut_test(walks[board], goals[board], cell)
             if cut is not None:
                 safe[board, cell], connected[board, cell] = cut
 
-    def _rejoined_nearby(self, boards: np.ndarray, cells: np.ndarray
-                         ) -> tuple[np.ndarray, np.ndarray]:
-        """Drop the (board, cell) pairs whose walkable neighbours meet again close by.
+    def _nearby_start(self, boards: np.ndarray, cells: np.ndarray) -> tuple[np.ndarray, ...]:
+        """The detour search of the (board, cell) pairs, before its growth.
 
         Without the cell, a short walk from one of its walkable neighbours that reaches all
         the others proves that nothing is cut off, so K's component is unchanged. Only the
         pairs left over (usually true cut cells) need a flood fill over the whole board.
+
+        Returns:
+            Per pair: its board without the cell (n, 4), the walk's start (n, 4) (the first
+            walkable neighbour), which neighbours are walkable (n, 4) and their cells (n, 4),
+            and the start cell (n,).
         """
         near = NEIGHBOURS[cells]  # (n, 4)
         walkable = (near != OUTSIDE) & self.walk[boards[:, None], np.minimum(near, OUTSIDE - 1)]
@@ -465,9 +498,7 @@ class Reachability:
         walk_without[pairs, CELL_WORD[cells]] &= ~CELL_BIT[cells]
         reached = np.zeros_like(walk_without)
         reached[pairs, CELL_WORD[first]] = CELL_BIT[first]
-        reached = grow(reached, walk_without, _NEARBY_STEPS)
-        met = (has_cell(reached, np.where(walkable, near, first[:, None])) | ~walkable).all(axis=1)
-        return boards[~met], cells[~met]
+        return walk_without, reached, walkable, near, first
 
 
 def walk_distances(
