@@ -6,8 +6,10 @@ float32 vector of named pieces (``Observer.layout``): first the board, cell-majo
 features: colour of the tile or entrance on the cell, its relative owner, a main-stall flag
 and an entrance flag; tiles and entrances never share a cell, so they share the colour and
 owner features), filled by one table lookup per cell; then small per-seat and per-colour
-vectors (customers and the pending cell as coordinates). Private pieces are the observer's
-own hand and, with ``reveal_money=False``, the observer's own money only.
+vectors (customers and the pending cell as coordinates); then up to one cell's worth of
+zeros ("padding"), which make the whole vector a whole number of cells for the lookup.
+Private pieces are the observer's own hand and, with ``reveal_money=False``, the observer's
+own money only.
 """
 
 from __future__ import annotations
@@ -94,8 +96,16 @@ class Observer:
                 Piece("turn", (1,), True, 1.0),
             ]
         )
-        self.layout = ObservationLayout([board, *self.vector_layout.pieces.values()])
         self.board_size = NUM_CELLS * self.cell_features
+        # A few zeros round the observation up to whole cells, so that one table lookup of
+        # whole-cell rows fills the observation's buffer in place, the vector part with zeros
+        # that it then overwrites (a lookup into the board part alone writes a strided view,
+        # which NumPy fills through a copy).
+        padding = -(self.board_size + self.vector_layout.size) % self.cell_features
+        self.layout = ObservationLayout([board, *self.vector_layout.pieces.values(),
+                                         *[Piece("padding", (padding,), True, 0.0)][:padding]])
+        self._row_cells = self.layout.size // self.cell_features  # cells of one observation
+        self._vector_part = slice(self.board_size, self.board_size + self.vector_layout.size)
         self._column, self._one_hot, scaled, self._divisor = self._vector_tables()
         self._one_hot_entry = ~scaled
         self._column_one = self._one_row_columns()
@@ -124,8 +134,8 @@ class Observer:
         return table.reshape(-1, self.cell_features)
 
     def _cell_codes(self, state: CairoState, me: np.ndarray) -> np.ndarray:
-        """(B, 182) intp row of ``cell_table`` for every cell, as seen by seats ``me`` (B,) or
-        by one seat (an int in [0, P))."""
+        """(B, ``_row_cells``) intp row of ``cell_table`` for every cell, as seen by seats
+        ``me`` (B,) or by one seat (an int in [0, P)), then 0 (all zeros) for the rest."""
         # A cell holds a tile or an entrance or neither, never both: its code is the entrance's
         # when there is one, else the tile's (``tile + 1`` is 0 without a tile), so the larger
         # of the two with the entrance's zeroed where there is none (an int8 maximum costs a
@@ -133,12 +143,14 @@ class Observer:
         entrance = state.entrance
         content = np.maximum(state.tile + 1, (entrance + self._ENTRANCE) * (entrance >= 0))
         offset = (me * self._CODES).astype(np.intp)
-        code = content + (offset if me.ndim == 0 else offset[:, None])
+        code = np.empty((state.batch_size, self._row_cells), dtype=np.intp)
+        code[:, NUM_CELLS:] = 0
+        np.add(content, offset if me.ndim == 0 else offset[:, None], out=code[:, :NUM_CELLS])
         # Main stalls by flat index (one per row and cell): 1-D indices cost less than 2-D ones.
         stalls = state.stall_cell.reshape(-1)
         placed = np.flatnonzero(stalls >= 0)
         rows = placed // (NUM_OWNERS * NUM_COLOURS)
-        code.reshape(-1)[rows * NUM_CELLS + stalls[placed]] += self._MAIN - self._EXPANSION
+        code.reshape(-1)[rows * self._row_cells + stalls[placed]] += self._MAIN - self._EXPANSION
         return code
 
     # The vector part is table-driven: the state's small arrays are laid side by side in one
@@ -301,20 +313,17 @@ class Observer:
             me = np.broadcast_to(me, (num,))
         source = np.concatenate([a.reshape(num, -1) for a in self._sources(state)], axis=1,
                                 dtype=np.float32)
-        out = np.empty((num, self.layout.size), dtype=np.float32)
-        # The board by one table lookup, then the vector part. The lookup fills a fresh array
-        # that is then copied in: ``take`` into the rows of ``out`` (a strided view) would
-        # copy them out and back in first, which costs more than the copy.
-        board = np.take(self.cell_table, self._cell_codes(state, me), axis=0, mode="clip")
-        out[:, : self.board_size] = board.reshape(num, -1)
+        # The board by one table lookup, then the vector part over the lookup's zeros.
+        out = np.take(self.cell_table, self._cell_codes(state, me), axis=0, mode="clip")
+        out = out.reshape(num, self.layout.size)
         if not me.ndim:
             seat = int(me)
-            self._vector(source[:, self._column[seat]], seat, out[:, self.board_size :])
+            self._vector(source[:, self._column[seat]], seat, out[:, self._vector_part])
             return out
         for seat in range(self.num_players):  # the rows of each seat read the same columns
             rows = np.flatnonzero(me == seat)
             if rows.size:
-                out[rows, self.board_size :] = self._vector(
+                out[rows, self._vector_part] = self._vector(
                     source[rows][:, self._column[seat]], seat)
         return out
 
@@ -334,7 +343,8 @@ class Observer:
         self._board_of_one(state, seat, out[:, : self.board_size].reshape(
             1, NUM_CELLS, self.cell_features))
         self._vector(self._source_one(state)[self._column_one[seat]], seat,
-                     out[0, self.board_size :])
+                     out[0, self._vector_part])
+        out[0, self._vector_part.stop :] = 0.0
         return out
 
     def _board_of_one(self, state: CairoState, seat: int, board: np.ndarray) -> None:
@@ -350,8 +360,8 @@ class Observer:
         if seat in boards:
             board[...] = boards[seat]
             return
-        np.take(self.cell_table, self._cell_codes(state, np.intp(seat)), axis=0, out=board,
-                mode="clip")
+        np.take(self.cell_table, self._cell_codes(state, np.intp(seat))[:, :NUM_CELLS], axis=0,
+                out=board, mode="clip")
         boards[seat] = board.copy()
 
     # ---------------------------------------------------------------- hidden information
