@@ -38,6 +38,7 @@ from envs.cairo.data import (
     WIDTH,
 )
 from envs.cairo.state import CairoState, Phase, Verb
+from envs.core.arrays import last_axis_sums
 from envs.core.game import Game
 from envs.core.layout import ObservationLayout, Piece
 from envs.core.rng import make_rng, random_bits
@@ -182,9 +183,9 @@ class Observer:
         return [state.current_player, state.stage, state.phase, state.verb, state.colour,
                 state.picks_left, state.pay_units, state.pay_half, state.draws_left,
                 _CELL_XY[state.customer], _CELL_XY[state.target],
-                state.money, MONEY_PER_COLOUR - state.money.sum(axis=1), state.vp,
-                hand, hand.sum(axis=2), state.known, state.barkers,
-                NUM_BARKERS - state.barkers.sum(axis=1), state.display, state.deck_size,
+                state.money, MONEY_PER_COLOUR - last_axis_sums(state.money.swapaxes(1, 2)),
+                state.vp, hand, last_axis_sums(hand), state.known, state.barkers,
+                NUM_BARKERS - last_axis_sums(state.barkers), state.display, state.deck_size,
                 state.discard, state.supply, state.medal, state.stall_cell < 0,
                 state.neutral_bag, state.group_size, state.dropped,
                 np.minimum(state.turn, self.max_turns)]

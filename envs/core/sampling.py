@@ -15,12 +15,12 @@ def sample_actions(mask: np.ndarray, generator: np.random.Generator) -> np.ndarr
     Returns:
         (B,) int64; 0 for a row with no legal action (a finished game ignores it).
     """
-    counts = mask.sum(axis=1)
-    pick = (generator.random(mask.shape[0]) * counts).astype(np.int64)
     # The row's pick-th legal action is entry first + pick of the flat list of all legal
     # entries, where first counts the legal entries of the rows before (one pass over the
-    # mask instead of a running count per row).
+    # mask instead of a running count per row); the rows' counts come from that list too.
     legal = np.flatnonzero(mask)
+    counts = np.bincount(legal // mask.shape[1], minlength=mask.shape[0])
+    pick = (generator.random(mask.shape[0]) * counts).astype(np.int64)
     if not legal.size:
         return np.zeros(mask.shape[0], dtype=np.int64)
     first = np.cumsum(counts) - counts

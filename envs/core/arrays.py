@@ -1,0 +1,24 @@
+"""Small NumPy helpers the games share."""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+
+
+@functools.cache
+def _ones(n: int) -> np.ndarray:
+    ones = np.ones(n, dtype=np.int16)
+    ones.flags.writeable = False
+    return ones
+
+
+def last_axis_sums(values: np.ndarray) -> np.ndarray:
+    """Sums over the last axis of an array of small integers or bools, as int16.
+
+    One matrix-vector product: ``sum(axis=-1)`` along a short last axis (the six colours of
+    a player's money, the cards of a hand) costs several times more. The caller keeps the
+    sums within int16.
+    """
+    return values @ _ones(values.shape[-1])
