@@ -524,6 +524,9 @@ def walk_distances(
     walk_bits = pack(walk)
     reached = np.zeros_like(walk_bits)
     reached[np.arange(m), CELL_WORD[sources]] = CELL_BIT[sources]
+    goal_cells = np.zeros((m, NUM_CELLS), dtype=bool)
+    goal_cells[np.nonzero(goal_valid)[0], goals[goal_valid]] = True
+    goal_bits = pack(goal_cells)
     # Grow four steps at a time, keeping every step; stop once every goal is reached or the
     # growth stops. Each goal's distance is then the first step holding it, read from all the
     # kept steps at once: the steps themselves stay a few NumPy calls each.
@@ -532,7 +535,7 @@ def walk_distances(
         for _ in range(4):
             reached = dilate(reached, walk_bits)
             layers.append(reached)
-        if (has_cell(reached, goals) | ~goal_valid).all():
+        if not (goal_bits & ~reached).any():
             break
         if np.array_equal(reached, layers[-5]):
             break
