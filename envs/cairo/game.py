@@ -115,6 +115,7 @@ class CairoGame(Game[CairoState]):
             raise ValueError(f"cairo: max_turns must be >= 1, got {self.options['max_turns']}")
         self.num_actions = ACTIONS.size
         self._ending: list[np.ndarray] | None = None  # see ``_step``
+        self._placing: list[np.ndarray] | None = None  # see ``_begin_placement``
         self.observer = observation.Observer(self.num_players, self.options)
         self.observation_shape = (self.observer.layout.size,)
         self.observation_low, self.observation_high = self.observer.layout.bounds()
@@ -217,36 +218,55 @@ class CairoGame(Game[CairoState]):
         state.deck_size[:] = NUM_CARDS - dealt
 
     def _begin_placement(self, state: CairoState, idx: np.ndarray) -> None:
-        """Set up the next setup or neutral placement of the rows, skipping impossible ones."""
+        """Set up the next setup or neutral placement of the rows, skipping impossible ones.
+
+        During ``_step`` the check waits for the step's end (``_after_step``), where the
+        boards of every row with a placement or a turn next are analysed together.
+        """
+        if self._placing is not None:
+            self._placing.append(idx)  # with the rows that begin their first turn instead
+            self._set_up_placements(state, idx)
+            return
+        while idx.size:
+            idx = self._impossible_placements(state, self._set_up_placements(state, idx))
+            state.placements[idx] += 1
+
+    def _set_up_placements(self, state: CairoState, idx: np.ndarray) -> np.ndarray:
+        """Set up the next placement of rows ``idx``, or their first turn once every stall is
+        placed; returns the rows with a placement to make."""
         players = self.num_players
         own_steps = SETUP_STALLS * players
         neutral_steps = NEUTRAL_STEPS if players == 2 else 0
-        while idx.size:
-            step = state.placements[idx].astype(np.int64)
-            done = step >= own_steps + neutral_steps
-            begin = idx[done]
-            state.stage[begin] = STAGE.MAIN
-            state.current_player[begin] = state.start_player[begin]
-            self._start_turn(state, begin)
-            idx, step = idx[~done], step[~done]
-            own = step < own_steps
-            state.stage[idx] = np.where(own, STAGE.SETUP, STAGE.NEUTRAL)
-            state.current_player[idx] = (state.start_player[idx] + np.where(
-                own, step, step - own_steps)) % players
-            state.verb[idx] = VERB.PLACE
-            state.target[idx] = _NONE
-            state.phase[idx] = np.where(own, PHASE.PLACE_COLOUR, PHASE.STALL_CELL)
-            neutral = idx[~own]
-            state.colour[idx[own]] = _NONE
-            if neutral.size:  # chance: draw a neutral stall from the bag (§5.9.2)
-                drawn = choice(state.rng, neutral, state.neutral_bag[neutral])
-                state.neutral_bag[neutral, drawn] = False
-                state.colour[neutral] = drawn
-            possible = np.zeros(idx.size, dtype=bool)
-            possible[own] = legality.place_colour_mask(state, idx[own]).any(axis=1)
-            possible[~own] = legality.stall_options(state, neutral).any(axis=(1, 2))
-            idx = idx[~possible]
-            state.placements[idx] += 1
+        step = state.placements[idx].astype(np.int64)
+        done = step >= own_steps + neutral_steps
+        begin = idx[done]
+        state.stage[begin] = STAGE.MAIN
+        state.current_player[begin] = state.start_player[begin]
+        self._start_turn(state, begin)
+        idx, step = idx[~done], step[~done]
+        own = step < own_steps
+        state.stage[idx] = np.where(own, STAGE.SETUP, STAGE.NEUTRAL)
+        state.current_player[idx] = (state.start_player[idx] + np.where(
+            own, step, step - own_steps)) % players
+        state.verb[idx] = VERB.PLACE
+        state.target[idx] = _NONE
+        state.phase[idx] = np.where(own, PHASE.PLACE_COLOUR, PHASE.STALL_CELL)
+        neutral = idx[~own]
+        state.colour[idx[own]] = _NONE
+        if neutral.size:  # chance: draw a neutral stall from the bag (§5.9.2)
+            drawn = choice(state.rng, neutral, state.neutral_bag[neutral])
+            state.neutral_bag[neutral, drawn] = False
+            state.colour[neutral] = drawn
+        return idx
+
+    @staticmethod
+    def _impossible_placements(state: CairoState, idx: np.ndarray) -> np.ndarray:
+        """The rows of ``idx`` whose pending placement has no legal option."""
+        own = state.stage[idx] == STAGE.SETUP
+        possible = np.zeros(idx.size, dtype=bool)
+        possible[own] = legality.place_colour_mask(state, idx[own]).any(axis=1)
+        possible[~own] = legality.stall_options(state, idx[~own]).any(axis=(1, 2))
+        return idx[~possible]
 
     # ---------------------------------------------------------------- masks by phase
     def _legal_action_mask(self, state: CairoState) -> np.ndarray:
@@ -354,15 +374,34 @@ class CairoGame(Game[CairoState]):
         # every handler has run: each row takes one action a step and rows never interact,
         # and an ended turn is the last thing each handler does to its rows, so the order is
         # immaterial, and one pass costs a fraction of the dozen a step would otherwise make.
-        self._ending = []
+        self._ending, self._placing = [], []
         try:
             for handler, idx in self._rows_by_phase(state, rows, self._step_handlers):
                 handler(state, idx, actions[idx])
-            ending = self._ending
+            ending, placing = self._ending, self._placing
         finally:
-            self._ending = None
-        if ending:
-            self._end_turns(state, np.concatenate(ending))
+            self._ending = self._placing = None
+        if ending or placing:
+            self._after_step(state, ending, placing)
+
+    def _after_step(self, state: CairoState, ending: list[np.ndarray],
+                    placing: list[np.ndarray]) -> None:
+        """End the step's ended turns and check its new placements (``_begin_placement``).
+
+        Every row with a turn or a placement next whose board changed gets the analysis its
+        next mask reads (``legality.prepare_boards``) in one pass: the pass costs about the
+        same for a few boards as for a hundred.
+        """
+        ended = np.concatenate(ending) if ending else np.zeros(0, dtype=np.intp)
+        self._end_turns(state, ended)
+        placed = np.concatenate(placing) if placing else np.zeros(0, dtype=np.intp)
+        if state.batch_size > 1:
+            legality.prepare_boards(state, np.concatenate([ended, placed]))
+        placed = placed[state.stage[placed] != STAGE.MAIN]
+        if placed.size:
+            impossible = self._impossible_placements(state, placed)
+            state.placements[impossible] += 1
+            self._begin_placement(state, impossible)
 
     def _end_turn(self, state: CairoState, idx: np.ndarray) -> None:
         """End the turn of rows ``idx``, at once or (during ``_step``) with the step's others."""

@@ -1033,6 +1033,14 @@ _BY_SECTION = np.argsort(SECTION, kind="stable")
 _SECTION_STARTS = np.searchsorted(SECTION[_BY_SECTION], np.arange(NUM_SECTIONS))
 
 
+def prepare_boards(state: CairoState, idx: np.ndarray) -> None:
+    """Bring the board analyses (``_board_summaries``) of rows ``idx`` up to date, the
+    finished rows left out: the turn and placement masks then find them."""
+    idx = idx[~state.done[idx]]
+    if idx.size:
+        _board_summaries(state, idx, ())
+
+
 def _section_sets(codes: np.ndarray) -> np.ndarray:
     """(..., 9) uint8: the union of the cells' colour sets (..., 182) in each section."""
     return np.bitwise_or.reduceat(codes[..., _BY_SECTION], _SECTION_STARTS, axis=-1)

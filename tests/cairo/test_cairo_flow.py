@@ -11,6 +11,7 @@ from cairo_helpers import C, Position
 from envs.cairo import CairoGame
 from envs.cairo.data import NEUTRAL, NUM_CARDS, cell
 from envs.cairo.state import ACTIONS, Phase, Stage
+from envs.core.game import Game
 
 
 def test_initial_deal():
@@ -48,6 +49,49 @@ def test_setup_rounds_and_neutral_stalls(players):
     assert ((state.stall_cell[0, :players] >= 0).sum(axis=1) == 3).all()
     assert (state.stall_cell[0, NEUTRAL] >= 0).sum() == (6 if players == 2 else 0)
     assert not game.check_invariants(state)
+
+
+def _cramped_setup(rows: int):
+    """A 3-player game at its first placement on a board tiled all over but a 3 x 4 block
+    (x 1..3, y 1..4) holding the five customers: only (2, 2) and (2, 3) take a stall, and a
+    stall on one leaves the other next to a tile."""
+    game = CairoGame(3)
+    state = game.init(rows, seed=4)
+    block = [cell(x, y) for y in range(1, 5) for x in range(1, 4)]
+    state.tile[:] = NEUTRAL * 6  # a neutral red tile on every cell but the block's
+    state.tile[:, block] = -1
+    spots = [cell(1, 1), cell(3, 1), cell(1, 4), cell(2, 4), cell(3, 4)]
+    for row in range(rows):
+        colours = np.flatnonzero(state.customer[row] >= 0)
+        state.customer[row, colours] = spots
+    Game.invalidate(state)
+    return game, state
+
+
+def test_impossible_setup_placements_are_skipped():
+    """Rules choice 2: a setup placement with no legal option is skipped. After the only
+    possible stall, every later placement is impossible and the first turn begins; a batch
+    (placements checked at the end of the step) and single games agree."""
+    game, batch = _cramped_setup(2)
+    singles = [batch.take(np.array([row])) for row in range(2)]
+    red, stall_cell = ACTIONS.NEW.start, ACTIONS.CELL.start + cell(2, 2)
+    for phase in (Phase.PLACE_COLOUR, Phase.STALL_CELL, Phase.STALL_DIR):
+        assert (batch.phase == phase).all()
+        mask = game.legal_action_mask(batch)
+        if phase == Phase.STALL_CELL:
+            assert set((np.flatnonzero(mask[0]) - ACTIONS.CELL.start).tolist()) == {
+                cell(2, 2), cell(2, 3)}
+        actions = {Phase.PLACE_COLOUR: np.full(2, red), Phase.STALL_CELL: np.full(2, stall_cell),
+                   Phase.STALL_DIR: np.argmax(mask, axis=1)}[phase]
+        game.step(batch, actions)
+        for row, single in enumerate(singles):
+            game.step(single, actions[row : row + 1])
+    assert (batch.stage == Stage.MAIN).all() and (batch.phase == Phase.TURN).all()
+    assert (batch.placements == 9).all()
+    assert (batch.current_player == batch.start_player).all()
+    assert ((batch.stall_cell[:, :3] >= 0).sum(axis=(1, 2)) == 1).all()
+    for row, single in enumerate(singles):
+        assert single.equals(batch.take(np.array([row])))
 
 
 def _payments(players: int, size: int, money: dict[str, int]) -> tuple[bool, set]:
