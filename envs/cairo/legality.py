@@ -55,22 +55,13 @@ from envs.core.game import Game
 _COLOURS = np.arange(NUM_COLOURS)
 _COLOURS_U8 = _COLOURS.astype(np.uint8)
 _COLOUR_WEIGHTS = np.uint8(1) << _COLOURS_U8  # the bit of each colour in a colour set
+_ALL_COLOURS = np.uint8((1 << NUM_COLOURS) - 1)
 _AREA = np.stack([RESTAURANT if c == PURPLE else MARKET for c in range(NUM_COLOURS)])  # (6, 182)
 _AREA_CODE = (_AREA.astype(np.uint8) << _COLOURS_U8[:, None]).sum(axis=0, dtype=np.uint8)
 
 
-def _seat_tile_codes() -> np.ndarray:
-    """(4, 1 + 30) uint16: code of each tile value + 1 (0: no tile) as seen by each seat, as
-    ``Board.seat_expansion_codes`` reads it."""
-    table = np.zeros((NUM_OWNERS - 1, 1 + NUM_OWNERS * NUM_COLOURS), dtype=np.uint16)
-    for seat in range(NUM_OWNERS - 1):
-        for group in range(NUM_OWNERS * NUM_COLOURS):
-            owner, colour = divmod(group, NUM_COLOURS)
-            table[seat, 1 + group] = 1 << (colour if owner == seat else 8 + colour)
-    return table
-
-
-_SEAT_TILE_CODE = _seat_tile_codes()
+# The bit of each group id (owner * 6 + colour) in a 30-bit set, index 0 (no tile) giving 0.
+_GROUP_BIT = np.append(0, np.uint32(1) << np.arange(NUM_OWNERS * NUM_COLOURS, dtype=np.uint32))
 # Colour of each group id, index -1 (no tile) giving -1: a lookup, not an int8 division.
 _TILE_COLOUR = np.append(np.arange(NUM_OWNERS * NUM_COLOURS) % NUM_COLOURS, -1).astype(np.int8)
 # Python-int bitboards (the ``board.mask_ints`` layout) of the market and of each colour's
@@ -340,24 +331,24 @@ class Board:
         out = self.free[:, None, :] & area & near[:, 0] & ~near[:, 1]
         return out.reshape((*group.shape, NUM_CELLS))
 
-    def seat_expansion_codes(self, seat: np.ndarray) -> np.ndarray:
-        """(R, 182) or (R, K, 182) uint8: bit c set where the cell is an
-        ``expansion_candidates`` cell of the seat's colour c, for seats (R,) or (R, K); one
-        byte per cell stands for six boolean planes.
+    def expansion_codes(self, players: int) -> np.ndarray:
+        """(R, P, 182) uint8: for each seat, bit c set where the cell is an
+        ``expansion_candidates`` cell of the seat's colour c; one byte per cell stands for six
+        boolean planes.
 
-        One neighbour pass over a 16-bit code per cell (bit c: a tile of the seat's colour c,
-        bit 8 + c: a rival tile of colour c) stands for the twelve boolean passes.
+        One neighbour pass over each cell's set of groups (30 bits) finds every seat's own and
+        rival neighbours at once.
         """
-        num = seat.shape[0]
-        seats = seat.reshape(num, -1, 1)
-        # One flat lookup: a 2-D fancy index with two broadcast index arrays costs ~3x more.
-        codes = np.take(_SEAT_TILE_CODE, seats * _SEAT_TILE_CODE.shape[1] + 1
-                        + self.tile[:, None, :]).reshape(-1, NUM_CELLS)
-        near = any_neighbour(codes)
-        ok = (near & ~(near >> 8)).astype(np.uint8)  # own group near, no rival
-        ok &= _AREA_CODE
-        ok = ok.reshape(num, -1, NUM_CELLS) * self.free[:, None, :].view(np.uint8)
-        return ok.reshape((*seat.shape, NUM_CELLS))
+        near = any_neighbour(np.take(_GROUP_BIT, self.tile + 1))  # groups next to the cell
+        owners = [(near >> np.uint32(NUM_COLOURS * q)).astype(np.uint8) & _ALL_COLOURS
+                  for q in range(NUM_OWNERS)]  # per owner slot, its colours next to the cell
+        open_cells = _AREA_CODE * self.free.view(np.uint8)
+        out = np.empty((self.tile.shape[0], players, NUM_CELLS), dtype=np.uint8)
+        for seat in range(players):
+            rival = functools.reduce(np.bitwise_or, owners[:seat] + owners[seat + 1:])
+            np.bitwise_and(owners[seat], ~rival, out=out[:, seat])  # own group near, no rival
+            out[:, seat] &= open_cells
+        return out
 
 
 def main_stall_sections(stall_cell: np.ndarray) -> np.ndarray:
@@ -1056,7 +1047,7 @@ def _board_summaries(state: CairoState, idx: np.ndarray, fields: tuple[str, ...]
     * ``new_sections`` (R, 9) uint8: per section, the colours (bits) with a legal new-stall
       cell there (§5.3 preconditions 3, 4, 7: free, no tile adjacent, reachability) in the
       colour's area, the section holding no main stall of the colour;
-    * ``expand_codes`` (R, P, 182) uint8: per seat, ``Board.seat_expansion_codes`` of the
+    * ``expand_codes`` (R, P, 182) uint8: per seat, ``Board.expansion_codes`` of the
       cells where a tile keeps the targets connected;
     * ``expand_sections`` (R, P, 9) uint8: those codes' union per section.
 
@@ -1079,8 +1070,7 @@ def _board_summaries(state: CairoState, idx: np.ndarray, fields: tuple[str, ...]
         open_colours = _AREA_CODE & ~taken[:, SECTION]
         new_sections = _section_sets(open_colours * any_direction(dirs).view(np.uint8))
         safe, _ = board.placement_reach(board.free)
-        seats = np.arange(state.hand.shape[1])[None, :].repeat(rows.size, axis=0)
-        codes = board.seat_expansion_codes(seats) * safe[:, None, :].view(np.uint8)
+        codes = board.expansion_codes(state.hand.shape[1]) * safe[:, None, :].view(np.uint8)
         return {"new_sections": new_sections, "expand_codes": codes,
                 "expand_sections": _section_sets(codes)}
 
@@ -1126,7 +1116,7 @@ class _TilesRow:
 
     def expandable(self, seat: int) -> list[int]:
         """Per colour: the cells in the colour's area next to the seat's group and to no rival
-        tile of the colour (``Board.seat_expansion_codes`` before the free-cell test)."""
+        tile of the colour (``Board.expansion_codes`` before the free-cell test)."""
         cells = self._expandable.get(seat)
         if cells is None:
             cells = []
@@ -1171,7 +1161,7 @@ def _turn_mask_row(state: CairoState, idx: np.ndarray, move_requires_blocked: bo
     covered = [_SECTION_SET_CELLS[held], _SECTION_SET_CELLS[held | joker]]
     new_candidates = _SECTION_SET_CELLS[cover_new] if any(unplaced) else 0
     stall_cells = new_candidates & free & ~tiles.near_occupied
-    # Board.seat_expansion_codes, colour by colour
+    # Board.expansion_codes, colour by colour
     expand_candidates = [free & cells if size[colour] > 0 else 0
                          for colour, cells in enumerate(tiles.expandable(seat))]
     expandable = 0
