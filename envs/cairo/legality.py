@@ -48,7 +48,7 @@ from envs.cairo.data import (
     SETUP_SECTION_LIMIT,
     THREE_CARDS,
 )
-from envs.cairo.state import ACTIONS, CairoState, Stage, Verb
+from envs.cairo.state import ACTIONS, CairoState, Phase, Stage, Verb
 from envs.core.arrays import last_axis_sums
 from envs.core.game import Game
 
@@ -83,6 +83,7 @@ _MOVE = int(Verb.MOVE)
 _EXPAND = int(Verb.EXPAND)
 _PLACE = int(Verb.PLACE)
 _MAIN = int(Stage.MAIN)
+_TURN = int(Phase.TURN)
 _LURE_ROW = "lure_row"  # Game.state_cache entry of the one-row lure options
 _TURN_ROW = "turn_row"  # Game.state_cache entry of the one-row turn analysis, as bitboards
 _TILES_ROW = "tiles_row"  # Game.state_cache entry of the one-row tile bitboards
@@ -289,6 +290,15 @@ class Board:
         safe, connected = self._reach.placements(candidates)
         self._placed = (candidates, safe, connected)
         return safe, connected
+
+    def select(self, keep: np.ndarray) -> Board:
+        """The board of the rows ``keep`` ((R,) bool), with what ``placement_reach`` knows."""
+        board = Board(self.tile[keep], self.entrance[keep], self.customers[keep])
+        if self._placed is not None:
+            candidates, safe, connected = self._placed
+            board.reuse_placements(None if candidates is None else candidates[keep],
+                                   safe[keep], connected[keep])
+        return board
 
     def reuse_placements(self, candidates: np.ndarray | None, safe: np.ndarray,
                          connected: np.ndarray) -> None:
@@ -1025,11 +1035,62 @@ _SECTION_STARTS = np.searchsorted(SECTION[_BY_SECTION], np.arange(NUM_SECTIONS))
 
 
 def prepare_boards(state: CairoState, idx: np.ndarray) -> None:
-    """Bring the board analyses (``_board_summaries``) of rows ``idx`` up to date, the
-    finished rows left out: the turn and placement masks then find them."""
+    """Bring the board analyses of rows ``idx`` up to date in one pass, the finished rows
+    left out: ``_board_summaries`` for the rows with a turn next, the "stalls" entry for
+    those with a setup or neutral placement next. Their masks then find them."""
     idx = idx[~state.done[idx]]
-    if idx.size:
-        _board_summaries(state, idx, ())
+    if not idx.size:
+        return
+    turn = state.phase[idx] == _TURN
+    customers = customer_cells(state, idx)
+    board_key = _board_key(state, idx, customers)
+    summary_key = _summary_key(state, idx, board_key)
+    stale = np.ones(idx.size, dtype=bool)
+    stale[turn] = ~_cache_hits(state, "summary", idx[turn], summary_key[turn])[0]
+    placing = ~turn
+    found, entry = _cache_hits(state, "stalls", idx[placing], board_key[placing])
+    if entry is not None:
+        stale[placing] = ~(found & entry["candidates"][idx[placing]].all(axis=1))
+    if not stale.any():
+        return
+    rows, turn = idx[stale], turn[stale]
+    board, dirs = _analyse_boards(state, rows, customers[stale], board_key[stale])
+    if turn.any():  # a placement reads the directions alone
+        _cache_store(state, "summary", rows[turn], summary_key[stale][turn],
+                     **_summary_of(state, rows[turn], board.select(turn), dirs[turn]))
+
+
+def _summary_key(state: CairoState, idx: np.ndarray, board_key: np.ndarray) -> np.ndarray:
+    """(R, 424) uint8: ``_board_key`` and the main stalls of rows ``idx``, all that
+    ``_board_summaries`` derives from."""
+    return np.concatenate([board_key, state.stall_cell[idx].reshape(idx.size, -1).view(np.uint8)],
+                          axis=1)
+
+
+def _analyse_boards(state: CairoState, rows: np.ndarray, customers: np.ndarray,
+                    board_key: np.ndarray) -> tuple[Board, np.ndarray]:
+    """The boards of ``rows`` with the reachability of every free cell worked out (one
+    pass), and every cell's new-stall directions (R, 182, 4), which the "stalls" entry keeps
+    for the later decisions of a stall. ``customers`` and ``board_key``: the rows' own."""
+    board = board_of(state, rows, customers)
+    board.reuse_placements(None, *Reachability(board.walk, board.targets).placements(
+        board.free))
+    everywhere = np.ones((rows.size, NUM_CELLS), dtype=bool)
+    dirs = board.stall_directions(everywhere)
+    _cache_store(state, "stalls", rows, board_key, candidates=everywhere, dirs=dirs)
+    return board, dirs
+
+
+def _summary_of(state: CairoState, rows: np.ndarray, board: Board, dirs: np.ndarray
+                ) -> dict[str, np.ndarray]:
+    """The ``_board_summaries`` fields of ``rows`` from ``_analyse_boards``' answer."""
+    taken = _colour_bits(main_stall_sections(state.stall_cell[rows]))  # (R, 9)
+    open_colours = _AREA_CODE & ~taken[:, SECTION]
+    new_sections = _section_sets(open_colours * any_direction(dirs).view(np.uint8))
+    safe, _ = board.placement_reach(board.free)
+    codes = board.expansion_codes(state.hand.shape[1]) * safe[:, None, :].view(np.uint8)
+    return {"new_sections": new_sections, "expand_codes": codes,
+            "expand_sections": _section_sets(codes)}
 
 
 def _section_sets(codes: np.ndarray) -> np.ndarray:
@@ -1057,25 +1118,14 @@ def _board_summaries(state: CairoState, idx: np.ndarray, fields: tuple[str, ...]
     """
     if customers is None:
         customers = customer_cells(state, idx)
+    board_key = _board_key(state, idx, customers)
+    key = _summary_key(state, idx, board_key)
+
     def summarise(miss: np.ndarray) -> dict[str, np.ndarray]:
         rows = idx[miss]
-        board = board_of(state, rows, customers[miss])
-        board.reuse_placements(None, *Reachability(board.walk, board.targets).placements(
-            board.free))  # one analysis for every free cell
-        everywhere = np.ones((rows.size, NUM_CELLS), dtype=bool)
-        dirs = board.stall_directions(everywhere)
-        _cache_store(state, "stalls", rows, key[miss, :2 * NUM_CELLS], candidates=everywhere,
-                     dirs=dirs)
-        taken = _colour_bits(main_stall_sections(state.stall_cell[rows]))  # (R, 9)
-        open_colours = _AREA_CODE & ~taken[:, SECTION]
-        new_sections = _section_sets(open_colours * any_direction(dirs).view(np.uint8))
-        safe, _ = board.placement_reach(board.free)
-        codes = board.expansion_codes(state.hand.shape[1]) * safe[:, None, :].view(np.uint8)
-        return {"new_sections": new_sections, "expand_codes": codes,
-                "expand_sections": _section_sets(codes)}
+        return _summary_of(state, rows, *_analyse_boards(state, rows, customers[miss],
+                                                         board_key[miss]))
 
-    key = np.concatenate([_board_key(state, idx, customers),
-                          state.stall_cell[idx].reshape(idx.size, -1).view(np.uint8)], axis=1)
     return _cached_rows(state, "summary", idx, key, summarise, fields)
 
 
