@@ -848,8 +848,20 @@ def _place_colours_row(state: CairoState, row: int) -> list[bool]:
 
 def place_colour_mask(state: CairoState, idx: np.ndarray) -> np.ndarray:
     """(R, 6) bool: D1, own unplaced colours with a legal setup placement (§5.9.1)."""
-    if idx.size == 1:
-        return np.array([_place_colours_row(state, int(idx[0]))])
+    if idx.size <= 1:
+        return np.array([_place_colours_row(state, int(row)) for row in idx], dtype=bool
+                        ).reshape(idx.size, NUM_COLOURS)
+    # Kept per row: the mask reads what the step's check of the new placement made.
+    key = _fingerprint([state.tile, state.entrance, state.customer, state.stall_cell,
+                        state.current_player], idx)
+    (colours,) = _cached_rows(state, "place", idx, key,
+                              lambda miss: {"colours": _place_colours(state, idx[miss])},
+                              ("colours",))
+    return colours
+
+
+def _place_colours(state: CairoState, idx: np.ndarray) -> np.ndarray:
+    """``place_colour_mask`` of rows ``idx`` computed afresh."""
     seat = state.current_player[idx].astype(np.intp)
     stalls = state.stall_cell[idx]
     sections_ok = stall_counts(stalls) < SETUP_SECTION_LIMIT
