@@ -224,7 +224,7 @@ class CairoGame(Game[CairoState]):
         boards of every row with a placement or a turn next are analysed together.
         """
         if self._placing is not None:
-            self._placing.append(idx)  # with the rows that begin their first turn instead
+            self._placing.append(idx)  # all of them: a row beginning its turn needs its board
             self._set_up_placements(state, idx)
             return
         while idx.size:
