@@ -75,6 +75,7 @@ from envs.cairo.data import (
 )
 from envs.cairo.invariants import check_invariants
 from envs.cairo.state import ACTIONS, PHASE, STAGE, VERB, CairoState, action_name
+from envs.core.arrays import last_axis_sums
 from envs.core.game import Game
 from envs.core.rng import choice, integers, make_rng, permutation, random_bits
 
@@ -364,8 +365,8 @@ class CairoGame(Game[CairoState]):
             barker = state.barkers[row].sum() < NUM_BARKERS
             return np.array([[card >= 0 for card in state.display[row].tolist()]
                              + [deck, barker]])
-        deck = (state.deck_size[idx] > 0) | (state.discard[idx].sum(axis=1) > 0)
-        barker = state.barkers[idx].sum(axis=1) < NUM_BARKERS
+        deck = (state.deck_size[idx] > 0) | (last_axis_sums(state.discard[idx]) > 0)
+        barker = last_axis_sums(state.barkers[idx]) < NUM_BARKERS
         return np.concatenate([state.display[idx] >= 0, deck[:, None], barker[:, None]], axis=1)
 
     # ---------------------------------------------------------------- steps by phase
@@ -582,7 +583,7 @@ class CairoGame(Game[CairoState]):
         if not idx.size:  # nothing selected, as at B = 1 for most of the sub-steps
             return
         seat = state.current_player[idx]
-        over = state.hand[idx, seat].sum(axis=1) > HAND_LIMIT
+        over = last_axis_sums(state.hand[idx, seat]) > HAND_LIMIT
         state.phase[idx[over]] = PHASE.DISCARD
         self._end_turn(state, idx[~over])
 
@@ -752,7 +753,7 @@ class CairoGame(Game[CairoState]):
         # The k-th empty slot of each row takes the row's k-th card: one draw per round of
         # rows (about two rounds), not one per slot.
         order = np.argsort(~empty, axis=1, kind="stable")  # each row's empty slots first
-        count = empty.sum(axis=1)
+        count = last_axis_sums(empty)
         for k in range(int(count.max(initial=0))):
             has = count > k
             state.display[idx[has], order[has, k]] = self._take_top(state, idx[has])
@@ -761,7 +762,7 @@ class CairoGame(Game[CairoState]):
         """Take the top card of the draw pile, reshuffling per R27; -1 where none is left."""
         if not idx.size:
             return np.zeros(0, dtype=state.deck.dtype)
-        discarded = state.discard[idx].sum(axis=1) > 0
+        discarded = last_axis_sums(state.discard[idx]) > 0
         self._reshuffle(state, idx[(state.deck_size[idx] == 0) & discarded])
         size = state.deck_size[idx].astype(np.intp)
         has = size > 0
@@ -769,7 +770,7 @@ class CairoGame(Game[CairoState]):
         card = np.where(has, state.deck[idx, top], _NONE)
         state.deck[idx[has], top[has]] = _NONE
         state.deck_size[idx[has]] -= 1
-        emptied = has & (state.deck_size[idx] == 0) & (state.discard[idx].sum(axis=1) > 0)
+        emptied = has & (state.deck_size[idx] == 0) & (last_axis_sums(state.discard[idx]) > 0)
         self._reshuffle(state, idx[emptied])
         return card
 
