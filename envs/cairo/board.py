@@ -65,24 +65,29 @@ def unpack(boards: np.ndarray) -> np.ndarray:
     return bits[:, _BIT_INDEX].view(bool)  # 0 and 1 bytes: a bool view, no copy
 
 
+_ONE = np.uint64(1)
+
+
 def dilate(boards: np.ndarray, walk: np.ndarray) -> np.ndarray:
     """One 4-neighbour growth step of (M, 4) bitboards, kept inside ``walk``.
 
     Each grid row is one 16-bit lane (row y: bits 16y .. 16y + 13), so the boards laid end to
-    end are one flat array of rows: a horizontal step shifts every row, a vertical one ORs in
-    the rows before and after, and every NumPy call is one contiguous loop. A shift never
-    carries a cell out of its row (columns 14 and 15 hold none). Across a boundary between two
-    boards, the vertical step moves row 15 of one (never set: boards hold cell bits only) into
-    row 0 of the next, and row 0 of the next into row 15, which ``walk`` clears.
+    end are one flat array of rows: a horizontal step shifts whole words (a bit leaving its
+    lane lands on column 14 or 15, which hold no cell and ``walk`` clears, or falls off the
+    word), a vertical one ORs in the rows before and after, and every NumPy call is one
+    contiguous loop. Across a boundary between two boards, the vertical step moves
+    row 15 of one (never set: boards hold cell bits only) into row 0 of the next, and row 0
+    of the next into row 15, which ``walk`` clears.
     """
-    rows = np.ascontiguousarray(boards).view("<u2").reshape(-1)
-    grown = rows << 1
-    grown |= rows >> 1
-    grown |= rows
-    grown[1:] |= rows[:-1]
-    grown[:-1] |= rows[1:]
-    grown &= np.ascontiguousarray(walk).view("<u2").reshape(-1)
-    return grown.view("<u8").reshape(boards.shape)
+    words = boards.reshape(-1)
+    grown = words << _ONE
+    grown |= words >> _ONE
+    grown |= words
+    rows, grown_rows = words.view("<u2"), grown.view("<u2")
+    grown_rows[1:] |= rows[:-1]
+    grown_rows[:-1] |= rows[1:]
+    grown &= walk.reshape(-1)
+    return grown.reshape(boards.shape)
 
 
 # Up to this many boards, growth runs on Python integers (one 256-bit int per board, the
