@@ -201,7 +201,9 @@ class CairoGame(Game[CairoState]):
             draws_left=np.zeros(num, dtype=np.int8),
         )
         self._deal(state)
-        self._begin_placement(state, np.arange(num))
+        # The first placement needs no check: the start board offers every colour a place
+        # in every section of its area (a test checks it).
+        self._set_up_placements(state, np.arange(num))
         return state
 
     def _deal(self, state: CairoState) -> None:

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 from cairo_helpers import C, Position
 
-from envs.cairo import CairoGame
-from envs.cairo.data import NEUTRAL, NUM_CARDS, cell
+from envs.cairo import CairoGame, legality
+from envs.cairo.data import NEUTRAL, NUM_CARDS, SECTION, cell
 from envs.cairo.state import ACTIONS, Phase, Stage
 from envs.core.game import Game
 
@@ -66,6 +66,18 @@ def _cramped_setup(rows: int):
         state.customer[row, colours] = spots
     Game.invalidate(state)
     return game, state
+
+
+def test_first_placement_is_always_possible():
+    """A game's first placement is not checked (``CairoGame._init``): on the start board every
+    colour has a legal cell in every section of its area, so each seat can place anything."""
+    cells = legality.any_direction(legality._start_board_directions())
+    for colour in range(6):
+        sections = set(SECTION[legality._AREA[colour]].tolist())
+        assert sections == set(SECTION[cells & legality._AREA[colour]].tolist()), colour
+    for players in (2, 3, 4):
+        state = CairoGame(players).init(4, seed=8)
+        assert legality.place_colour_mask(state, np.arange(4)).all()
 
 
 def test_impossible_setup_placements_are_skipped():
