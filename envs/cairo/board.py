@@ -415,16 +415,18 @@ class Reachability:
             self._ring_cut = _ring_cut(ring).reshape(self.walk_bits.shape)
             self._component_bits: np.ndarray | None = None
 
-    def __getattr__(self, name: str) -> np.ndarray:
-        # The many-boards path floods K's component inside ``placements``, alongside the
-        # pairs' own growth; read before that, it is flooded alone.
-        if name not in ("component", "suspect") or "_ring_cut" not in self.__dict__:
-            raise AttributeError(name)
+    # The few-boards path sets both in ``__init__``. The many-boards one floods K's component
+    # inside ``placements``, alongside the pairs' own growth; read before that, it is flooded
+    # alone.
+    @functools.cached_property
+    def component(self) -> np.ndarray:
         if self._component_bits is None:
             self._component_bits = flood(self.target_bits, self.walk_bits)
-        self.component = unpack(self._component_bits)
-        self.suspect = unpack(self._component_bits & self._ring_cut)
-        return getattr(self, name)
+        return unpack(self._component_bits)
+
+    @functools.cached_property
+    def suspect(self) -> np.ndarray:
+        return self.component & unpack(self._ring_cut)
 
     def placements(self, candidates: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Effect of one tile on each candidate cell (free cells: no customer or entrance).

@@ -592,12 +592,16 @@ def _start_board_cells() -> int:
     return mask_ints(any_direction(_start_board_directions())[None])[0]
 
 
-def _stall_colours(cells: np.ndarray, main_sec: np.ndarray) -> np.ndarray:
-    """(R, 6) bool: some cell of ``cells`` (R, 182) lies in the colour's area, in a section
-    without a main stall of the colour (``main_sec`` (R, 9, 6))."""
-    # Per cell, the colours whose area holds it and whose section lacks one of theirs.
-    open_colours = _AREA_CODE & ~_colour_bits(main_sec)[:, SECTION]
-    return _colours_of(np.bitwise_or.reduce(open_colours * cells.view(np.uint8), axis=1))
+def _open_colours(stall_cell: np.ndarray) -> np.ndarray:
+    """(R, 182) uint8: per cell, the colours (bits) whose area holds it and whose main stalls
+    (``stall_cell`` (R, owners, 6)) leave its section free of one of theirs."""
+    return _AREA_CODE & ~_colour_bits(main_stall_sections(stall_cell))[:, SECTION]
+
+
+def _stall_colours(cells: np.ndarray, stall_cell: np.ndarray) -> np.ndarray:
+    """(R, 6) bool: some cell of ``cells`` (R, 182) is open to the colour (``_open_colours``)."""
+    return _colours_of(np.bitwise_or.reduce(_open_colours(stall_cell) * cells.view(np.uint8),
+                                            axis=1))
 
 
 def move_destinations(state: CairoState, idx: np.ndarray, seat: np.ndarray,
@@ -676,17 +680,8 @@ def stall_options(state: CairoState, idx: np.ndarray, limit: np.ndarray | None =
     if not idx.size:
         return np.zeros((0, NUM_CELLS, 4), dtype=bool)
     # Kept per row: the D3 mask after the D2 one (which only sets the target) reads it.
-    key = _fingerprint(_stall_arrays(state), idx)
-    found, entry = _cache_hits(state, "options", idx, key)
-    if found.all():
-        out = entry["dirs"][idx]
-    else:
-        out = np.empty((idx.size, NUM_CELLS, 4), dtype=bool)
-        if found.any():
-            out[found] = entry["dirs"][idx[found]]
-        miss = ~found
-        out[miss] = _stall_options(state, idx[miss])
-        _cache_store(state, "options", idx[miss], key[miss], dirs=out[miss])
+    (out,) = _cached_rows(state, "options", idx, _fingerprint(_stall_arrays(state), idx),
+                          lambda miss: {"dirs": _stall_options(state, idx[miss])}, ("dirs",))
     return out if limit is None else out & limit[:, :, None]
 
 
@@ -868,7 +863,7 @@ def _place_colours(state: CairoState, idx: np.ndarray) -> np.ndarray:
     unplaced = state.stall_cell[idx, seat] < 0
     candidates = sections_ok[:, SECTION] & unplaced.any(axis=1)[:, None]
     cells = any_direction(_stall_directions(state, idx, candidates))
-    return unplaced & _stall_colours(cells, main_stall_sections(stalls))
+    return unplaced & _stall_colours(cells, stalls)
 
 
 def expansion_cover(hand: np.ndarray, money: np.ndarray, colour: np.ndarray,
@@ -1096,9 +1091,8 @@ def _analyse_boards(state: CairoState, rows: np.ndarray, customers: np.ndarray,
 def _summary_of(state: CairoState, rows: np.ndarray, board: Board, dirs: np.ndarray
                 ) -> dict[str, np.ndarray]:
     """The ``_board_summaries`` fields of ``rows`` from ``_analyse_boards``' answer."""
-    taken = _colour_bits(main_stall_sections(state.stall_cell[rows]))  # (R, 9)
-    open_colours = _AREA_CODE & ~taken[:, SECTION]
-    new_sections = _section_sets(open_colours * any_direction(dirs).view(np.uint8))
+    new_sections = _section_sets(_open_colours(state.stall_cell[rows])
+                                 * any_direction(dirs).view(np.uint8))
     safe, _ = board.placement_reach(board.free)
     codes = board.expansion_codes(state.hand.shape[1]) * safe[:, None, :].view(np.uint8)
     return {"new_sections": new_sections, "expand_codes": codes,
