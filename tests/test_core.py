@@ -95,6 +95,37 @@ def test_state_cache_survives_step_but_not_invalidate_copy_or_pickle():
     assert game.state_cache(state) == {}
 
 
+@pytest.mark.parametrize("batch", [1, 3])
+def test_scratch_lives_from_a_mask_to_the_end_of_its_step(batch):
+    """What a mask leaves in ``scratch`` reaches its step; what the step leaves in
+    ``next_scratch`` is the next state's scratch; invalidate, forget_rows and copies drop it."""
+    import envs
+
+    game = envs.make_game("toy", 2)
+    seen = []
+    inner = game._step
+
+    def step(state, actions, rows):
+        seen.append(dict(game.scratch(state)))
+        game.next_scratch(state)["made_by_step"] = len(seen)
+        inner(state, actions, rows)
+
+    game._step = step
+    state = game.init(batch, seed=0)
+    game.scratch(state)["from_mask"] = 0
+    state = game.step(state, game.legal_action_mask(state).argmax(axis=1))
+    assert seen == [{"from_mask": 0}] and game.scratch(state) == {"made_by_step": 1}
+    assert game.next_scratch(state) == {}  # outside a step: nobody's
+    assert "_decision_scratch" not in state.copy().__dict__
+    state = game.step(state, game.legal_action_mask(state).argmax(axis=1))
+    assert seen[1] == {"made_by_step": 1} and game.scratch(state) == {"made_by_step": 2}
+    game.forget_rows(state, np.array([0]))
+    assert game.scratch(state) == {}
+    game.scratch(state)["edited"] = True
+    game.invalidate(state)
+    assert game.scratch(state) == {}
+
+
 def test_sample_actions_picks_the_drawn_legal_entry_of_each_row():
     """Row r takes its floor(u_r * count_r)-th legal action for the generator's r-th uniform
     draw u_r (the same actions as counting along each row), 0 where no action is legal."""

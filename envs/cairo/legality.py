@@ -85,6 +85,7 @@ _PLACE = int(Verb.PLACE)
 _MAIN = int(Stage.MAIN)
 _TURN = int(Phase.TURN)
 _LURE_ROW = "lure_row"  # Game.state_cache entry of the one-row lure options
+_LURE = "lure"  # Game.scratch entry of the lure options of the rows a mask asked about
 _TURN_ROW = "turn_row"  # Game.state_cache entry of the one-row turn analysis, as bitboards
 _TILES_ROW = "tiles_row"  # Game.state_cache entry of the one-row tile bitboards
 _STALL_ROW = "stall_row"  # Game.state_cache entry of the one-row stall options
@@ -98,9 +99,10 @@ _TURN_ACTIONS_STOP = ACTIONS.PASS.stop
 
 # ---------------------------------------------------------------- per-row caches
 # The analysis made at the start of a turn (D4) is reused by the later decisions of the same
-# turn, and the lure options of the D10 mask by its step. Each entry holds, per batch row, a
-# byte copy of every array it was computed from; a row is reused only while that copy still
-# equals the state's arrays, so any edit (a step, ``put``, a test) makes the row recompute.
+# turn (the lure options of a D10 mask go to its step through ``Game.scratch``). Each entry
+# holds, per batch row, a byte copy of every array it was computed from; a row is reused only
+# while that copy still equals the state's arrays, so any edit (a step, ``put``, a test) makes
+# the row recompute.
 def _fingerprint(arrays: list[np.ndarray], idx: np.ndarray) -> np.ndarray:
     """(R, F) uint8: the bytes of rows ``idx`` of the given per-row arrays, row by row."""
     if idx.size == 1:
@@ -141,11 +143,6 @@ def _lure_arrays(state: CairoState) -> list[np.ndarray]:
     """Everything ``lure_options`` derives from."""
     return [state.tile, state.entrance_cell, state.customer, state.current_player,
             state.colour, state.barkers]
-
-
-def _lure_fingerprint(state: CairoState, idx: np.ndarray) -> np.ndarray:
-    """Bytes of everything ``lure_options`` derives from, for rows ``idx``."""
-    return _fingerprint(_lure_arrays(state), idx)
 
 
 def _cache_store(state: CairoState, name: str, idx: np.ndarray, key: np.ndarray,
@@ -912,12 +909,12 @@ def lure_options(state: CairoState, idx: np.ndarray) -> tuple[np.ndarray, np.nda
     """
     if idx.size == 1:
         return _lure_options_one(state, int(idx[0]))
-    def compute(miss: np.ndarray) -> dict[str, np.ndarray]:
-        cells, legal, cost = _lure_options(state, idx[miss])
-        return {"cells": cells, "legal": legal, "cost": cost}
-
-    cells, legal, cost = _cached_rows(state, "lure", idx, _lure_fingerprint(state, idx), compute,
-                                      ("cells", "legal", "cost"))
+    # The mask works them out and hands them to its step, which applies one of them.
+    handed = Game.scratch(state).get(_LURE)
+    if handed is not None and np.array_equal(handed[0], idx):
+        return handed[1:]
+    cells, legal, cost = _lure_options(state, idx)
+    Game.scratch(state)[_LURE] = (idx, cells, legal, cost)
     return cells, legal, cost
 
 

@@ -3,7 +3,7 @@
 A game subclass brings its rules; this base brings what every game shares: option and
 player-count checking, seeding rows as ``seed + i``, validating a batch of actions before
 anything changes, zeroing rewards of finished rows, paying the rank-based terminal reward,
-and caching the legal-action mask between decisions.
+and caching the legal-action mask between decisions (with the game's ``scratch`` beside it).
 
 What a game must supply (see the toy game in ``tests/toy_game.py`` for a small example):
 
@@ -36,6 +36,8 @@ S = TypeVar("S", bound=BatchState)
 
 _MASK_CACHE = "_legal_mask_cache"
 _STATE_CACHE = "_game_cache"
+_SCRATCH = "_decision_scratch"
+_NEXT_SCRATCH = "_next_decision_scratch"
 
 
 def rank_rewards(keys: np.ndarray) -> np.ndarray:
@@ -148,16 +150,18 @@ class Game(abc.ABC, Generic[S]):
     def invalidate(state: S) -> None:
         """Forget everything cached on ``state`` after editing its arrays by hand (or ``put``)."""
         state.__dict__.pop(_MASK_CACHE, None)
+        state.__dict__.pop(_SCRATCH, None)
         state.__dict__.pop(_STATE_CACHE, None)
 
     def forget_rows(self, state: S, rows: np.ndarray) -> None:
         """Forget what is cached about ``rows`` after ``state.put`` replaced them.
 
-        The mask cache always goes. The state cache goes too unless the game declares
+        The mask cache and the scratch always go. The state cache goes too unless the game declares
         ``ROW_CHECKED_CACHE``: that its entries check each row against the arrays they derive
         from, so that a replaced row simply misses while the other rows keep theirs.
         """
         state.__dict__.pop(_MASK_CACHE, None)
+        state.__dict__.pop(_SCRATCH, None)
         if not self.ROW_CHECKED_CACHE:
             state.__dict__.pop(_STATE_CACHE, None)
 
@@ -170,6 +174,24 @@ class Game(abc.ABC, Generic[S]):
         ``invalidate`` clears it.
         """
         return state.__dict__.setdefault(_STATE_CACHE, {})
+
+    @staticmethod
+    def scratch(state: S) -> dict:
+        """A scratch dict for derived data about the state as it stands, which a game's mask
+        hands to its step (the lure options its step applies, say).
+
+        Unlike ``state_cache`` entries, nothing in it is checked against the arrays, so it
+        lives only as long as the state it describes: until the end of the next ``step``,
+        ``invalidate`` or ``forget_rows``. A step that works out something about the state
+        it leaves puts it in ``next_scratch`` instead.
+        """
+        return state.__dict__.setdefault(_SCRATCH, {})
+
+    @staticmethod
+    def next_scratch(state: S) -> dict:
+        """Inside ``_step``: the ``scratch`` of the state the step leaves, which it becomes
+        when the step ends. Outside a step: a dict that nobody reads."""
+        return state.__dict__.get(_NEXT_SCRATCH, {})
 
     @staticmethod
     def row_cached(state: S, name: str, row: int, arrays: list[np.ndarray],
@@ -206,7 +228,7 @@ class Game(abc.ABC, Generic[S]):
         state.__dict__.pop(_MASK_CACHE, None)
         state.rewards[:] = 0.0
         if live.any():
-            self._step(state, actions, live)
+            self._step_with_scratch(state, actions, live)
             ended = live & state.done
             if ended.any():
                 state.current_player[ended] = -1
@@ -224,11 +246,20 @@ class Game(abc.ABC, Generic[S]):
             self._raise_illegal(state, actions, 0, mask)
         state.__dict__.pop(_MASK_CACHE, None)
         state.rewards[:] = 0.0
-        self._step(state, actions, np.ones(1, dtype=bool))
+        self._step_with_scratch(state, actions, np.ones(1, dtype=bool))
         if state.terminated[0] or state.truncated[0]:
             state.current_player[0] = -1
             state.rewards[0] = rank_rewards(self.ranking_keys(state))[0]
         return state
+
+    def _step_with_scratch(self, state: S, actions: np.ndarray, rows: np.ndarray) -> None:
+        """``_step``, reading the ``scratch`` of the state before it and leaving the
+        ``next_scratch`` it fills as the scratch of the state after it."""
+        state.__dict__[_NEXT_SCRATCH] = {}
+        try:
+            self._step(state, actions, rows)
+        finally:
+            state.__dict__[_SCRATCH] = state.__dict__.pop(_NEXT_SCRATCH)
 
     def _raise_illegal(self, state: S, actions: np.ndarray, row: int, mask: np.ndarray) -> None:
         """Raise the ``IllegalActionError`` of row ``row``'s action."""
