@@ -95,35 +95,59 @@ def test_state_cache_survives_step_but_not_invalidate_copy_or_pickle():
     assert game.state_cache(state) == {}
 
 
+def test_scratch_keeps_values_by_row():
+    from envs.core.scratch import Scratch
+
+    scratch = Scratch()
+    scratch.put("x", np.array([5, 1]), np.array([50, 10]), np.array([[5], [1]]))
+    scratch.put("x", np.array([3, 5]), np.array([30, 55]), np.array([[3], [5]]))  # 5 anew
+    found, (values, pairs) = scratch.get("x", np.array([1, 2, 3, 5]))
+    assert found.tolist() == [True, False, True, True]
+    assert values[found].tolist() == [10, 30, 55] and pairs[found, 0].tolist() == [1, 3, 5]
+    asked = []
+
+    def compute(rows):
+        asked.append(rows.tolist())
+        return rows * 10, rows[:, None]
+
+    values, _ = scratch.rows("x", np.array([2, 3, 4]), compute)
+    assert asked == [[2, 4]] and values.tolist() == [20, 30, 40]
+    scratch.forget(np.array([3, 9]))
+    assert scratch.get("x", np.array([1, 2, 3, 4, 5]))[0].tolist() == [True, True, False,
+                                                                      True, True]
+    assert not scratch.get("y", np.array([1]))[0].any()
+
+
 @pytest.mark.parametrize("batch", [1, 3])
 def test_scratch_lives_from_a_mask_to_the_end_of_its_step(batch):
-    """What a mask leaves in ``scratch`` reaches its step; what the step leaves in
-    ``next_scratch`` is the next state's scratch; invalidate, forget_rows and copies drop it."""
+    """What a mask leaves in ``scratch`` is ``handed`` to its step; what the step puts in
+    ``scratch`` is the next state's; invalidate and copies drop it, forget_rows its rows."""
     import envs
 
     game = envs.make_game("toy", 2)
+    rows = np.arange(batch)
     seen = []
     inner = game._step
 
-    def step(state, actions, rows):
-        seen.append(dict(game.scratch(state)))
-        game.next_scratch(state)["made_by_step"] = len(seen)
-        inner(state, actions, rows)
+    def step(state, actions, live):
+        seen.append(game.handed(state).get("mask", rows)[0].tolist())
+        game.scratch(state).put("step", rows, rows + len(seen))
+        inner(state, actions, live)
 
     game._step = step
     state = game.init(batch, seed=0)
-    game.scratch(state)["from_mask"] = 0
+    game.scratch(state).put("mask", rows, rows)
     state = game.step(state, game.legal_action_mask(state).argmax(axis=1))
-    assert seen == [{"from_mask": 0}] and game.scratch(state) == {"made_by_step": 1}
-    assert game.next_scratch(state) == {}  # outside a step: nobody's
+    assert seen == [[True] * batch]
+    assert not game.scratch(state).get("mask", rows)[0].any()
+    found, (values,) = game.scratch(state).get("step", rows)
+    assert found.all() and values.tolist() == (rows + 1).tolist()
+    assert not game.handed(state).get("step", rows)[0].any()  # outside a step: empty
     assert "_decision_scratch" not in state.copy().__dict__
-    state = game.step(state, game.legal_action_mask(state).argmax(axis=1))
-    assert seen[1] == {"made_by_step": 1} and game.scratch(state) == {"made_by_step": 2}
     game.forget_rows(state, np.array([0]))
-    assert game.scratch(state) == {}
-    game.scratch(state)["edited"] = True
+    assert game.scratch(state).get("step", rows)[0].tolist() == [False] + [True] * (batch - 1)
     game.invalidate(state)
-    assert game.scratch(state) == {}
+    assert not game.scratch(state).get("step", rows)[0].any()
 
 
 def test_sample_actions_picks_the_drawn_legal_entry_of_each_row():

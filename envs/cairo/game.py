@@ -231,6 +231,7 @@ class CairoGame(Game[CairoState]):
             self._set_up_placements(state, idx)
             return
         while idx.size:
+            Game.scratch(state).forget(idx)  # what the scratch knows of their last placement
             idx = self._impossible_placements(state, self._set_up_placements(state, idx))
             state.placements[idx] += 1
 
@@ -421,6 +422,8 @@ class CairoGame(Game[CairoState]):
     def _apply_stall_cell(self, state: CairoState, idx: np.ndarray, action: np.ndarray) -> None:
         state.target[idx] = action - ACTIONS.CELL.start
         state.phase[idx] = PHASE.STALL_DIR
+        if idx.size > 1:
+            legality.hand_on_stall_options(state, idx)
 
     def _apply_stall_dir(self, state: CairoState, idx: np.ndarray, action: np.ndarray) -> None:
         state.target_entrance[idx] = NEIGHBOURS[state.target[idx], action - ACTIONS.DIR.start]
@@ -513,7 +516,7 @@ class CairoGame(Game[CairoState]):
             cells, _, cost = legality.lure_row(state, int(idx[0]))
             self._apply_lure_target_row(state, idx, int(action[0]), cells, cost)
             return
-        cells, _, cost = legality.lure_options(state, idx)
+        cells, _, cost = legality.lure_options(state, idx, in_step=True)
         target = action - ACTIONS.CELL.start
         rows = np.arange(idx.size)
         slot = np.argmax(cells == target[:, None], axis=1)

@@ -85,7 +85,10 @@ _PLACE = int(Verb.PLACE)
 _MAIN = int(Stage.MAIN)
 _TURN = int(Phase.TURN)
 _LURE_ROW = "lure_row"  # Game.state_cache entry of the one-row lure options
-_LURE = "lure"  # Game.scratch entry of the lure options of the rows a mask asked about
+# Game.scratch entries: the lure options, new-stall options and setup colours of the rows
+# asked about, and the rows whose "summary" entry (``_board_summaries``) is known current.
+_LURE_OPTIONS, _STALL_OPTIONS, _SETUP_COLOURS = "lure_options", "stall_options", "setup_colours"
+_CHECKED_SUMMARIES = "checked_summaries"
 _TURN_ROW = "turn_row"  # Game.state_cache entry of the one-row turn analysis, as bitboards
 _TILES_ROW = "tiles_row"  # Game.state_cache entry of the one-row tile bitboards
 _STALL_ROW = "stall_row"  # Game.state_cache entry of the one-row stall options
@@ -676,10 +679,18 @@ def stall_options(state: CairoState, idx: np.ndarray, limit: np.ndarray | None =
         return out if limit is None else out & limit[:, :, None]
     if not idx.size:
         return np.zeros((0, NUM_CELLS, 4), dtype=bool)
-    # Kept per row: the D3 mask after the D2 one (which only sets the target) reads it.
-    (out,) = _cached_rows(state, "options", idx, _fingerprint(_stall_arrays(state), idx),
-                          lambda miss: {"dirs": _stall_options(state, idx[miss])}, ("dirs",))
+    # Kept in the scratch: the D2 step hands it on (``hand_on_stall_options``) to the D3 mask.
+    (out,) = Game.scratch(state).rows(_STALL_OPTIONS, idx,
+                                      lambda rows: (_stall_options(state, rows),))
     return out if limit is None else out & limit[:, :, None]
+
+
+def hand_on_stall_options(state: CairoState, idx: np.ndarray) -> None:
+    """Inside the step of D2, which only sets the target: keep the rows' options that its
+    mask worked out (``Game.handed``) in the scratch of the state it leaves, for D3."""
+    found, values = Game.handed(state).get(_STALL_OPTIONS, idx)
+    if found.any():
+        Game.scratch(state).put(_STALL_OPTIONS, idx[found], *(v[found] for v in values))
 
 
 def _stall_options(state: CairoState, idx: np.ndarray) -> np.ndarray:
@@ -843,12 +854,9 @@ def place_colour_mask(state: CairoState, idx: np.ndarray) -> np.ndarray:
     if idx.size <= 1:
         return np.array([_place_colours_row(state, int(row)) for row in idx], dtype=bool
                         ).reshape(idx.size, NUM_COLOURS)
-    # Kept per row: the mask reads what the step's check of the new placement made.
-    key = _fingerprint([state.tile, state.entrance, state.customer, state.stall_cell,
-                        state.current_player], idx)
-    (colours,) = _cached_rows(state, "place", idx, key,
-                              lambda miss: {"colours": _place_colours(state, idx[miss])},
-                              ("colours",))
+    # Kept in the scratch: the mask reads what the step's check of the new placement made.
+    (colours,) = Game.scratch(state).rows(_SETUP_COLOURS, idx,
+                                          lambda rows: (_place_colours(state, rows),))
     return colours
 
 
@@ -899,9 +907,11 @@ def _expansion_options(state: CairoState, idx: np.ndarray) -> np.ndarray:
     return cells & expansion_cover(hand, money, colour, cost)[:, SECTION]
 
 
-def lure_options(state: CairoState, idx: np.ndarray) -> tuple[np.ndarray, np.ndarray,
-                                                               np.ndarray]:
+def lure_options(state: CairoState, idx: np.ndarray, in_step: bool = False
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Candidate entrances of the pending lure and their barker costs (§5.7).
+
+    A mask leaves them in ``Game.scratch``; its step (``in_step``) applies them from there.
 
     Returns:
         ``cells`` (R, 5) entrance cell of each owner slot's stall of the customer's colour;
@@ -909,13 +919,10 @@ def lure_options(state: CairoState, idx: np.ndarray) -> tuple[np.ndarray, np.nda
     """
     if idx.size == 1:
         return _lure_options_one(state, int(idx[0]))
-    # The mask works them out and hands them to its step, which applies one of them.
-    handed = Game.scratch(state).get(_LURE)
-    if handed is not None and np.array_equal(handed[0], idx):
-        return handed[1:]
-    cells, legal, cost = _lure_options(state, idx)
-    Game.scratch(state)[_LURE] = (idx, cells, legal, cost)
-    return cells, legal, cost
+    if in_step:
+        found, values = Game.handed(state).get(_LURE_OPTIONS, idx)
+        return values if found.all() else _lure_options(state, idx)
+    return Game.scratch(state).rows(_LURE_OPTIONS, idx, lambda rows: _lure_options(state, rows))
 
 
 def _lure_options_one(state: CairoState, row: int) -> tuple[np.ndarray, np.ndarray,
@@ -1055,13 +1062,15 @@ def prepare_boards(state: CairoState, idx: np.ndarray) -> None:
     found, entry = _cache_hits(state, "stalls", idx[placing], board_key[placing])
     if entry is not None:
         stale[placing] = ~(found & entry["candidates"][idx[placing]].all(axis=1))
-    if not stale.any():
-        return
-    rows, turn = idx[stale], turn[stale]
-    board, dirs = _analyse_boards(state, rows, customers[stale], board_key[stale])
-    if turn.any():  # a placement reads the directions alone
-        _cache_store(state, "summary", rows[turn], summary_key[stale][turn],
-                     **_summary_of(state, rows[turn], board.select(turn), dirs[turn]))
+    if stale.any():
+        rows, fresh_turn = idx[stale], turn[stale]
+        board, dirs = _analyse_boards(state, rows, customers[stale], board_key[stale])
+        if fresh_turn.any():  # a placement reads the directions alone
+            _cache_store(state, "summary", rows[fresh_turn], summary_key[stale][fresh_turn],
+                         **_summary_of(state, rows[fresh_turn], board.select(fresh_turn),
+                                       dirs[fresh_turn]))
+    # The turn masks of the state this step leaves read their summaries without a check.
+    Game.scratch(state).put(_CHECKED_SUMMARIES, idx[turn])
 
 
 def _summary_key(state: CairoState, idx: np.ndarray, board_key: np.ndarray) -> np.ndarray:
@@ -1117,8 +1126,12 @@ def _board_summaries(state: CairoState, idx: np.ndarray, fields: tuple[str, ...]
 
     A row computed afresh also leaves every cell's new-stall directions in the "stalls" entry
     for the later decisions of a new stall. ``customers`` is the rows' ``customer_cells``
-    when the caller has them already.
+    when the caller has them already. Rows that the step's ``prepare_boards`` brought up to
+    date (marked in ``Game.scratch``) are read without checking their key again.
     """
+    if Game.scratch(state).get(_CHECKED_SUMMARIES, idx)[0].all():
+        entry = Game.state_cache(state)["summary"]
+        return [entry[field][idx] for field in fields]
     if customers is None:
         customers = customer_cells(state, idx)
     board_key = _board_key(state, idx, customers)

@@ -30,6 +30,7 @@ import numpy as np
 
 from envs.core.errors import IllegalActionError
 from envs.core.memory import retain_freed_memory
+from envs.core.scratch import Scratch
 from envs.core.state import BatchState
 
 S = TypeVar("S", bound=BatchState)
@@ -37,7 +38,7 @@ S = TypeVar("S", bound=BatchState)
 _MASK_CACHE = "_legal_mask_cache"
 _STATE_CACHE = "_game_cache"
 _SCRATCH = "_decision_scratch"
-_NEXT_SCRATCH = "_next_decision_scratch"
+_HANDED = "_handed_scratch"
 
 
 def rank_rewards(keys: np.ndarray) -> np.ndarray:
@@ -149,19 +150,21 @@ class Game(abc.ABC, Generic[S]):
     @staticmethod
     def invalidate(state: S) -> None:
         """Forget everything cached on ``state`` after editing its arrays by hand (or ``put``)."""
-        state.__dict__.pop(_MASK_CACHE, None)
-        state.__dict__.pop(_SCRATCH, None)
-        state.__dict__.pop(_STATE_CACHE, None)
+        for key in (_MASK_CACHE, _SCRATCH, _STATE_CACHE):
+            state.__dict__.pop(key, None)
 
     def forget_rows(self, state: S, rows: np.ndarray) -> None:
         """Forget what is cached about ``rows`` after ``state.put`` replaced them.
 
-        The mask cache and the scratch always go. The state cache goes too unless the game declares
+        The mask cache always goes, and the scratch's entries of ``rows``. The state cache
+        goes too unless the game declares
         ``ROW_CHECKED_CACHE``: that its entries check each row against the arrays they derive
         from, so that a replaced row simply misses while the other rows keep theirs.
         """
         state.__dict__.pop(_MASK_CACHE, None)
-        state.__dict__.pop(_SCRATCH, None)
+        scratch = state.__dict__.get(_SCRATCH)
+        if scratch is not None:
+            scratch.forget(rows)
         if not self.ROW_CHECKED_CACHE:
             state.__dict__.pop(_STATE_CACHE, None)
 
@@ -176,22 +179,26 @@ class Game(abc.ABC, Generic[S]):
         return state.__dict__.setdefault(_STATE_CACHE, {})
 
     @staticmethod
-    def scratch(state: S) -> dict:
-        """A scratch dict for derived data about the state as it stands, which a game's mask
-        hands to its step (the lure options its step applies, say).
+    def scratch(state: S) -> Scratch:
+        """Row-keyed derived data about the state as it stands (``envs.core.scratch``), which
+        a game's mask hands to its step (the options the step applies) and a step to the
+        next mask (an analysis of the board it leaves).
 
         Unlike ``state_cache`` entries, nothing in it is checked against the arrays, so it
-        lives only as long as the state it describes: until the end of the next ``step``,
-        ``invalidate`` or ``forget_rows``. A step that works out something about the state
-        it leaves puts it in ``next_scratch`` instead.
+        lives only as long as the state it describes: every ``step`` starts a new one (inside
+        ``_step`` this is the one of the state the step leaves; the old one is ``handed``),
+        ``invalidate`` drops it, and ``forget_rows`` drops its rows.
         """
-        return state.__dict__.setdefault(_SCRATCH, {})
+        scratch = state.__dict__.get(_SCRATCH)
+        if scratch is None:
+            scratch = state.__dict__[_SCRATCH] = Scratch()
+        return scratch
 
     @staticmethod
-    def next_scratch(state: S) -> dict:
-        """Inside ``_step``: the ``scratch`` of the state the step leaves, which it becomes
-        when the step ends. Outside a step: a dict that nobody reads."""
-        return state.__dict__.get(_NEXT_SCRATCH, {})
+    def handed(state: S) -> Scratch:
+        """Inside ``_step``: the ``scratch`` of the state the step started from, where its
+        mask left what it worked out. Elsewhere an empty one."""
+        return state.__dict__.get(_HANDED) or Scratch()
 
     @staticmethod
     def row_cached(state: S, name: str, row: int, arrays: list[np.ndarray],
@@ -253,13 +260,15 @@ class Game(abc.ABC, Generic[S]):
         return state
 
     def _step_with_scratch(self, state: S, actions: np.ndarray, rows: np.ndarray) -> None:
-        """``_step``, reading the ``scratch`` of the state before it and leaving the
-        ``next_scratch`` it fills as the scratch of the state after it."""
-        state.__dict__[_NEXT_SCRATCH] = {}
+        """``_step`` with the old ``scratch`` ``handed`` over and a new one begun."""
+        state.__dict__[_HANDED] = state.__dict__.pop(_SCRATCH, None)
         try:
             self._step(state, actions, rows)
+        except BaseException:
+            state.__dict__.pop(_SCRATCH, None)  # it would describe a half-made state
+            raise
         finally:
-            state.__dict__[_SCRATCH] = state.__dict__.pop(_NEXT_SCRATCH)
+            state.__dict__.pop(_HANDED)
 
     def _raise_illegal(self, state: S, actions: np.ndarray, row: int, mask: np.ndarray) -> None:
         """Raise the ``IllegalActionError`` of row ``row``'s action."""
