@@ -26,15 +26,18 @@ class Scratch:
         """Keep ``values`` (each (R, ...)) for ``rows`` (R,) under ``name``, beside what the
         entry holds for other rows."""
         rows = np.asarray(rows, dtype=np.intp)
+        if rows.size > 1 and not (rows[1:] > rows[:-1]).all():
+            order = np.argsort(rows)
+            rows, values = rows[order], tuple(v[order] for v in values)
         held = self._entries.get(name)
         if held is not None and held[0].size:
-            keep = ~np.isin(held[0], rows)
-            rows = np.concatenate([held[0][keep], rows])
-            values = tuple(np.concatenate([old[keep], new])
+            if not rows.size:
+                return
+            keep = ~_members(rows, held[0])
+            order = np.argsort(np.concatenate([held[0][keep], rows]))
+            rows = np.concatenate([held[0][keep], rows])[order]
+            values = tuple(np.concatenate([old[keep], new])[order]
                            for old, new in zip(held[1], values, strict=True))
-        if rows.size > 1 and not (rows[1:] > rows[:-1]).all():
-            order = np.argsort(rows, kind="stable")
-            rows, values = rows[order], tuple(v[order] for v in values)
         self._entries[name] = rows, values
 
     def get(self, name: str, idx: np.ndarray) -> tuple[np.ndarray, Values]:
@@ -67,7 +70,16 @@ class Scratch:
 
     def forget(self, rows: np.ndarray) -> None:
         """Drop ``rows`` from every entry."""
+        rows = np.sort(np.asarray(rows, dtype=np.intp))
+        if not rows.size:
+            return
         for name, (held, values) in list(self._entries.items()):
-            keep = ~np.isin(held, rows)
+            keep = ~_members(rows, held)
             if not keep.all():
                 self._entries[name] = held[keep], tuple(v[keep] for v in values)
+
+
+def _members(rows: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """(len(values),) bool: each value is in ``rows`` (sorted, non-empty)."""
+    at = np.minimum(np.searchsorted(rows, values), rows.size - 1)
+    return rows[at] == values
