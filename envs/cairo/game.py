@@ -49,7 +49,7 @@ from typing import Any
 import numpy as np
 
 from envs.cairo import legality, observation, render, scoring
-from envs.cairo.board import NEIGHBOURS
+from envs.cairo.board import NEIGHBOURS, any_direction
 from envs.cairo.data import (
     CARD_ID_TYPE,
     CUSTOMER_STARTS,
@@ -269,7 +269,7 @@ class CairoGame(Game[CairoState]):
         own = state.stage[idx] == STAGE.SETUP
         possible = np.zeros(idx.size, dtype=bool)
         possible[own] = legality.place_colour_mask(state, idx[own]).any(axis=1)
-        possible[~own] = legality.stall_options(state, idx[~own]).any(axis=(1, 2))
+        possible[~own] = any_direction(legality.stall_options(state, idx[~own])).any(axis=1)
         return idx[~possible]
 
     # ---------------------------------------------------------------- masks by phase
@@ -298,7 +298,7 @@ class CairoGame(Game[CairoState]):
         mask[idx, ACTIONS.NEW.start:ACTIONS.NEW.stop] = legality.place_colour_mask(state, idx)
 
     def _legal_stall_cell(self, state: CairoState, idx: np.ndarray, mask: np.ndarray) -> None:
-        cells = legality.stall_options(state, idx).any(axis=2)
+        cells = any_direction(legality.stall_options(state, idx))
         mask[idx, ACTIONS.CELL.start:ACTIONS.CELL.stop] = cells
 
     def _legal_stall_dir(self, state: CairoState, idx: np.ndarray, mask: np.ndarray) -> None:
@@ -439,6 +439,7 @@ class CairoGame(Game[CairoState]):
         if idx.size == 1:
             self._apply_turn_row(state, idx, int(action[0]))
             return
+        legality.hand_on_summaries(state, idx)
         for verb, block, phase in _TURN_VERBS:
             chosen = (action >= block.start) & (action < block.stop)
             state.verb[idx[chosen]] = verb

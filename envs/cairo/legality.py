@@ -49,7 +49,7 @@ from envs.cairo.data import (
     THREE_CARDS,
 )
 from envs.cairo.state import ACTIONS, CairoState, Phase, Stage, Verb
-from envs.core.arrays import last_axis_sums
+from envs.core.arrays import last_axis_sums, second_last_axis_sums
 from envs.core.game import Game
 
 _COLOURS = np.arange(NUM_COLOURS)
@@ -687,10 +687,22 @@ def stall_options(state: CairoState, idx: np.ndarray, limit: np.ndarray | None =
 
 def hand_on_stall_options(state: CairoState, idx: np.ndarray) -> None:
     """Inside the step of D2, which only sets the target: keep the rows' options that its
-    mask worked out (``Game.handed``) in the scratch of the state it leaves, for D3."""
-    found, values = Game.handed(state).get(_STALL_OPTIONS, idx)
+    mask worked out in the scratch of the state it leaves, for D3."""
+    _hand_on(state, _STALL_OPTIONS, idx)
+
+
+def hand_on_summaries(state: CairoState, idx: np.ndarray) -> None:
+    """Inside the step of D4, which leaves the board and the stalls as they are: keep the
+    rows' summaries checked (``_board_summaries``) for the D5 mask of an expansion."""
+    _hand_on(state, _CHECKED_SUMMARIES, idx)
+
+
+def _hand_on(state: CairoState, name: str, idx: np.ndarray) -> None:
+    """Inside a step: the rows of ``idx`` held by the scratch entry ``name`` of the state
+    before (``Game.handed``) go to the scratch of the state it leaves, values unchanged."""
+    found, values = Game.handed(state).get(name, idx)
     if found.any():
-        Game.scratch(state).put(_STALL_OPTIONS, idx[found], *(v[found] for v in values))
+        Game.scratch(state).put(name, idx[found], *(v[found] for v in values))
 
 
 def _stall_options(state: CairoState, idx: np.ndarray) -> np.ndarray:
@@ -954,7 +966,7 @@ def _lure_options(state: CairoState, idx: np.ndarray) -> tuple[np.ndarray, np.nd
     dist = walk_distances(board_walk, state.customer[idx, colour], cells, valid)
     valid &= dist >= 0
     nearer = valid[:, None, :] & (dist[:, None, :] < dist[:, :, None])  # (R, e, e')
-    cost = nearer.sum(axis=2)
+    cost = last_axis_sums(nearer.view(np.uint8))
     legal = valid & (cost <= state.barkers[idx, seat][:, None])
     return cells, legal, cost
 
@@ -986,7 +998,7 @@ def lure_available(state: CairoState, idx: np.ndarray, customers: np.ndarray | N
         customers = customer_cells(state, idx)
     cells = state.entrance_cell[idx]  # (R, 5, 6)
     free = (cells >= 0) & ~per_row(customers, np.maximum(cells, 0))
-    return (state.customer[idx] >= 0) & free.any(axis=1)
+    return (state.customer[idx] >= 0) & (second_last_axis_sums(free.view(np.uint8)) > 0)
 
 
 def turn_mask(state: CairoState, idx: np.ndarray, move_requires_blocked: bool) -> np.ndarray:
