@@ -115,8 +115,7 @@ class CairoGame(Game[CairoState]):
         if self.options["max_turns"] < 1:
             raise ValueError(f"cairo: max_turns must be >= 1, got {self.options['max_turns']}")
         self.num_actions = ACTIONS.size
-        self._ending: list[np.ndarray] | None = None  # see ``_step``
-        self._placing: list[np.ndarray] | None = None  # see ``_begin_placement``
+        self._pending: dict[str, list[np.ndarray]] | None = None  # see ``_step``
         self.observer = observation.Observer(self.num_players, self.options)
         self.observation_shape = (self.observer.layout.size,)
         self.observation_low, self.observation_high = self.observer.layout.bounds()
@@ -226,8 +225,7 @@ class CairoGame(Game[CairoState]):
         During ``_step`` the check waits for the step's end (``_after_step``), where the
         boards of every row with a placement or a turn next are analysed together.
         """
-        if self._placing is not None:
-            self._placing.append(idx)  # all of them: a row beginning its turn needs its board
+        if self._defer("placement", idx):  # all of them: a row beginning its turn needs its board
             self._set_up_placements(state, idx)
             return
         while idx.size:
@@ -374,19 +372,34 @@ class CairoGame(Game[CairoState]):
 
     # ---------------------------------------------------------------- steps by phase
     def _step(self, state: CairoState, actions: np.ndarray, rows: np.ndarray) -> None:
-        # A handler's rows whose turn ends are collected and their turns ended together once
-        # every handler has run: each row takes one action a step and rows never interact,
-        # and an ended turn is the last thing each handler does to its rows, so the order is
-        # immaterial, and one pass costs a fraction of the dozen a step would otherwise make.
-        self._ending, self._placing = [], []
+        # The last things a handler does to its rows (finish a build, settle an expansion,
+        # end the turn) are queued (``_defer``) and done for every handler's rows together
+        # once all have run: each row takes one action a step and rows never interact, so
+        # the order is immaterial, and one pass costs a fraction of one per handler.
+        self._pending = {stage: [] for stage in ("build", "expansion", "turn_end", "placement")}
         try:
             for handler, idx in self._rows_by_phase(state, rows, self._step_handlers):
                 handler(state, idx, actions[idx])
-            ending, placing = self._ending, self._placing
+            for stage, run in (("build", self._finish_build),
+                               ("expansion", self._resolve_expansion)):
+                queued = self._pending.pop(stage)  # from here on it runs at once
+                if queued:
+                    run(state, np.concatenate(queued))
+            ending, placing = self._pending["turn_end"], self._pending["placement"]
         finally:
-            self._ending = self._placing = None
+            self._pending = None
         if ending or placing:
             self._after_step(state, ending, placing)
+
+    def _defer(self, stage: str, idx: np.ndarray) -> bool:
+        """Inside ``_step``: queue rows ``idx`` for ``stage`` (see ``_step``); False where the
+        stage is to run now."""
+        pending = self._pending
+        if pending is None or stage not in pending:
+            return False
+        if idx.size:
+            pending[stage].append(idx)
+        return True
 
     def _after_step(self, state: CairoState, ending: list[np.ndarray],
                     placing: list[np.ndarray]) -> None:
@@ -409,11 +422,8 @@ class CairoGame(Game[CairoState]):
 
     def _end_turn(self, state: CairoState, idx: np.ndarray) -> None:
         """End the turn of rows ``idx``, at once or (during ``_step``) with the step's others."""
-        if self._ending is not None:
-            if idx.size:
-                self._ending.append(idx)
-            return
-        self._end_turns(state, idx)
+        if not self._defer("turn_end", idx):
+            self._end_turns(state, idx)
 
     def _apply_place_colour(self, state: CairoState, idx: np.ndarray, action: np.ndarray) -> None:
         state.colour[idx] = action - ACTIONS.NEW.start
@@ -609,7 +619,7 @@ class CairoGame(Game[CairoState]):
 
     def _finish_build(self, state: CairoState, idx: np.ndarray) -> None:
         """Cards (and fee) are paid: place or move the stall, or settle the expansion cost."""
-        if not idx.size:  # nothing selected, as at B = 1 for most of the sub-steps
+        if self._defer("build", idx) or not idx.size:
             return
         verb = state.verb[idx]
         moving = idx[verb == VERB.MOVE]
@@ -671,7 +681,7 @@ class CairoGame(Game[CairoState]):
 
     def _resolve_expansion(self, state: CairoState, idx: np.ndarray) -> None:
         """Place the paid expansion, score it and its medals (§5.4 effects, §5.5)."""
-        if not idx.size:  # nothing selected, as at B = 1 for most of the sub-steps
+        if self._defer("expansion", idx) or not idx.size:
             return
         seat = state.current_player[idx]
         colour = state.colour[idx].astype(np.intp)
