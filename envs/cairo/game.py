@@ -288,9 +288,13 @@ class CairoGame(Game[CairoState]):
         if phase.shape[0] == 1:  # one row: one phase, no counting needed
             present = [int(phase[0])] if rows[0] else []
             return [(handlers[p], np.zeros(1, dtype=np.intp)) for p in present if p in handlers]
-        counts = np.bincount(phase[rows], minlength=len(vars(PHASE)))
-        return [(handlers[p], np.flatnonzero(rows & (phase == p)))
-                for p in np.flatnonzero(counts).tolist() if p in handlers]
+        # The selected rows sorted by phase (the rest last), cut at the phases' counts.
+        order = np.argsort(np.where(rows, phase, np.iinfo(phase.dtype).max), kind="stable")
+        ends = np.cumsum(np.bincount(phase[rows], minlength=len(vars(PHASE)))).tolist()
+        starts = [0, *ends[:-1]]
+        return [(handlers[p], order[start:end])
+                for p, (start, end) in enumerate(zip(starts, ends, strict=True))
+                if end > start and p in handlers]
 
     def _legal_place_colour(self, state: CairoState, idx: np.ndarray, mask: np.ndarray) -> None:
         mask[idx, ACTIONS.NEW.start:ACTIONS.NEW.stop] = legality.place_colour_mask(state, idx)
@@ -373,15 +377,18 @@ class CairoGame(Game[CairoState]):
     # ---------------------------------------------------------------- steps by phase
     def _step(self, state: CairoState, actions: np.ndarray, rows: np.ndarray) -> None:
         # The last things a handler does to its rows (finish a build, settle an expansion,
-        # end the turn) are queued (``_defer``) and done for every handler's rows together
-        # once all have run: each row takes one action a step and rows never interact, so
-        # the order is immaterial, and one pass costs a fraction of one per handler.
-        self._pending = {stage: [] for stage in ("build", "expansion", "turn_end", "placement")}
+        # check the hand after drawing, end the turn) are queued (``_defer``) and done for
+        # every handler's rows together once all have run: each row takes one action a step
+        # and rows never interact, so the order is immaterial, and one pass costs a fraction
+        # of one per handler.
+        self._pending = {stage: [] for stage in ("build", "expansion", "draws", "turn_end",
+                                                  "placement")}
         try:
             for handler, idx in self._rows_by_phase(state, rows, self._step_handlers):
                 handler(state, idx, actions[idx])
             for stage, run in (("build", self._finish_build),
-                               ("expansion", self._resolve_expansion)):
+                               ("expansion", self._resolve_expansion),
+                               ("draws", self._after_draws)):
                 queued = self._pending.pop(stage)  # from here on it runs at once
                 if queued:
                     run(state, np.concatenate(queued))
@@ -596,7 +603,7 @@ class CairoGame(Game[CairoState]):
 
     def _after_draws(self, state: CairoState, idx: np.ndarray) -> None:
         """Hand limit (§5.8.2): discard while more than 4 stall cards, else end the turn."""
-        if not idx.size:  # nothing selected, as at B = 1 for most of the sub-steps
+        if self._defer("draws", idx) or not idx.size:
             return
         seat = state.current_player[idx]
         over = last_axis_sums(state.hand[idx, seat]) > HAND_LIMIT
