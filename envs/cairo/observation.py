@@ -109,7 +109,7 @@ class Observer:
         self._vector_part = slice(self.board_size, self.board_size + self.vector_layout.size)
         self._column, self._one_hot, scaled, self._divisor = self._vector_tables()
         self._one_hot_entry = ~scaled
-        self._column_one = self._one_row_columns()
+        self._source_column = self._source_columns()
 
     # ---------------------------------------------------------------- encoding
     # A cell's content code: 0 empty, 1 + g an expansion of group g, 31 + g a main stall,
@@ -140,18 +140,21 @@ class Observer:
         # A cell holds a tile or an entrance or neither, never both: its code is the entrance's
         # when there is one, else the tile's (``tile + 1`` is 0 without a tile), so the larger
         # of the two with the entrance's zeroed where there is none (an int8 maximum costs a
-        # tenth of an int8 ``where``). The one int8 + intp sum below makes the index array.
+        # tenth of an int8 ``where``).
         entrance = state.entrance
         content = np.maximum(state.tile + 1, (entrance + self._ENTRANCE) * (entrance >= 0))
-        offset = (me * self._CODES).astype(np.intp)
-        code = np.empty((state.batch_size, self._row_cells), dtype=np.intp)
-        code[:, NUM_CELLS:] = 0
-        np.add(content, offset if me.ndim == 0 else offset[:, None], out=code[:, :NUM_CELLS])
         # Main stalls by flat index (one per row and cell): 1-D indices cost less than 2-D ones.
         stalls = state.stall_cell.reshape(-1)
         placed = np.flatnonzero(stalls >= 0)
         rows = placed // (NUM_OWNERS * NUM_COLOURS)
-        code.reshape(-1)[rows * self._row_cells + stalls[placed]] += self._MAIN - self._EXPANSION
+        content.reshape(-1)[rows * NUM_CELLS + stalls[placed]] += self._MAIN - self._EXPANSION
+        # The seat's codes in int16, then one cast into the index array (an int8 + intp sum
+        # into it costs twice as much).
+        offset = (me * self._CODES).astype(np.int16)
+        code = np.empty((state.batch_size, self._row_cells), dtype=np.intp)
+        code[:, NUM_CELLS:] = 0
+        code[:, :NUM_CELLS] = np.add(content, offset if me.ndim == 0 else offset[:, None],
+                                     dtype=np.int16)
         return code
 
     # The vector part is table-driven: the state's small arrays are laid side by side in one
@@ -164,7 +167,9 @@ class Observer:
     # float64 formulas of the rules spec cast to float32; "1 - v / d" is read as (d - v) / d
     # and "min(t / m, 1)" as min(t, m) / m, equal in float32 for the integers they take.
     def _source_blocks(self) -> list[tuple[str, int]]:
-        """(name, width) of the source columns, in the order ``_sources`` lays them out."""
+        """(name, width) of the source columns in the reference order that
+        ``_vector_tables`` indexes (``_source_columns`` moves them to the order of
+        ``_sources``)."""
         players = self.num_players
         return [("current_player", 1), ("stage", 1), ("phase", 1), ("verb", 1), ("colour", 1),
                 ("picks_left", 1), ("pay_units", 1), ("pay_half", 1), ("draws_left", 1),
@@ -177,21 +182,10 @@ class Observer:
                 ("unplaced", NUM_OWNERS * NUM_COLOURS), ("neutral_bag", NUM_COLOURS),
                 ("group_size", NUM_OWNERS * NUM_COLOURS), ("dropped", players), ("turn", 1)]
 
-    def _sources(self, state: CairoState) -> list[np.ndarray]:
-        """The source arrays of ``_source_blocks``, each (B, ...)."""
-        hand = state.hand
-        return [state.current_player, state.stage, state.phase, state.verb, state.colour,
-                state.picks_left, state.pay_units, state.pay_half, state.draws_left,
-                _CELL_XY[state.customer], _CELL_XY[state.target],
-                state.money, MONEY_PER_COLOUR - last_axis_sums(state.money.swapaxes(1, 2)),
-                state.vp, hand, last_axis_sums(hand), state.known, state.barkers,
-                NUM_BARKERS - last_axis_sums(state.barkers), state.display, state.deck_size,
-                state.discard, state.supply, state.medal, state.stall_cell < 0,
-                state.neutral_bag, state.group_size, state.dropped,
-                np.minimum(state.turn, self.max_turns)]
-
-    # At B = 1 the source row is laid out by dtype instead (``_source_one``): the one-byte
-    # arrays joined as bytes, then the money, then the derived values on plain ints.
+    # The source rows are laid out by dtype (``_source_columns``): the one-byte arrays side
+    # by side as bytes, then the money, then the derived values, so that one float32 cast of
+    # a few blocks makes them (``_sources``), and at B = 1 a join of plain bytes and ints
+    # (``_source_one``).
     _ONE_BYTE_SOURCES = ("stage", "phase", "verb", "colour", "picks_left", "pay_units",
                          "pay_half", "draws_left", "hand", "known", "barkers", "display",
                          "deck_size", "discard", "supply", "medal", "neutral_bag", "group_size",
@@ -199,8 +193,8 @@ class Observer:
     _DERIVED_SOURCES = ("current_player", "vp", "customer", "target", "trays", "hand_sizes",
                         "barker_supply", "turn")
 
-    def _one_row_columns(self) -> np.ndarray:
-        """(P, V) the ``_column`` table for the ``_source_one`` layout."""
+    def _source_columns(self) -> np.ndarray:
+        """(P, V) the ``_column`` table for the layout of ``_sources`` and ``_source_one``."""
         start, position = {}, 0
         for name, width in self._source_blocks():
             start[name] = (position, width)
@@ -215,8 +209,23 @@ class Observer:
             position += width
         return moved[self._column]
 
+    def _sources(self, state: CairoState) -> np.ndarray:
+        """(B, S) float32 source rows in the ``_source_columns`` layout."""
+        num = state.batch_size
+        raw = np.concatenate([getattr(state, name).reshape(num, -1).view(np.int8)
+                              for name in self._ONE_BYTE_SOURCES]
+                             + [(state.stall_cell < 0).reshape(num, -1).view(np.int8)], axis=1)
+        money, hand = state.money, state.hand
+        derived = [state.current_player[:, None], state.vp,
+                   np.take(_CELL_XY, state.customer, axis=0).reshape(num, -1),
+                   np.take(_CELL_XY, state.target, axis=0),
+                   MONEY_PER_COLOUR - last_axis_sums(money.swapaxes(1, 2)), last_axis_sums(hand),
+                   (NUM_BARKERS - last_axis_sums(state.barkers))[:, None],
+                   np.minimum(state.turn, self.max_turns)[:, None]]
+        return np.concatenate([raw, money.reshape(num, -1), *derived], axis=1, dtype=np.float32)
+
     def _source_one(self, state: CairoState) -> np.ndarray:
-        """The source row of a batch of one in the ``_one_row_columns`` layout, float32."""
+        """The source row of a batch of one in the ``_source_columns`` layout, float32."""
         raw = b"".join([getattr(state, name).tobytes() for name in self._ONE_BYTE_SOURCES])
         money = state.money[0].tolist()
         derived = [int(state.current_player[0]), *state.vp[0].tolist()]
@@ -312,20 +321,19 @@ class Observer:
         me = np.asarray(player, dtype=np.int64) % self.num_players
         if me.ndim and me.shape != (num,):
             me = np.broadcast_to(me, (num,))
-        source = np.concatenate([a.reshape(num, -1) for a in self._sources(state)], axis=1,
-                                dtype=np.float32)
+        source = self._sources(state)
         # The board by one table lookup, then the vector part over the lookup's zeros.
         out = np.take(self.cell_table, self._cell_codes(state, me), axis=0, mode="clip")
         out = out.reshape(num, self.layout.size)
         if not me.ndim:
             seat = int(me)
-            self._vector(source[:, self._column[seat]], seat, out[:, self._vector_part])
+            self._vector(source[:, self._source_column[seat]], seat, out[:, self._vector_part])
             return out
         for seat in range(self.num_players):  # the rows of each seat read the same columns
             rows = np.flatnonzero(me == seat)
             if rows.size:
                 out[rows, self._vector_part] = self._vector(
-                    source[rows][:, self._column[seat]], seat)
+                    source[rows][:, self._source_column[seat]], seat)
         return out
 
     def _vector(self, value: np.ndarray, seat: int, out: np.ndarray | None = None
@@ -343,7 +351,7 @@ class Observer:
         out = np.empty((1, self.layout.size), dtype=np.float32)
         self._board_of_one(state, seat, out[:, : self.board_size].reshape(
             1, NUM_CELLS, self.cell_features))
-        self._vector(self._source_one(state)[self._column_one[seat]], seat,
+        self._vector(self._source_one(state)[self._source_column[seat]], seat,
                      out[0, self._vector_part])
         out[0, self._vector_part.stop :] = 0.0
         return out
