@@ -38,7 +38,7 @@ actions                 240 (§9.1 flat layout, see ``state.ACTIONS``)
 observation             flat float32; 2 266 (2p), 2 310 (3p), 2 544 (4p)
 rewards                 rank-based at the end (design.md), 0 otherwise
 longest game            setup + ``max_turns`` × 19 decisions (``max_decisions``)
-VERSION                 2 (1 lacked the observation's zero padding)
+VERSION                 3 (2: the one-hot pieces among the scaled; 1: no zero padding)
 ======================  =============================================================
 """
 
@@ -79,7 +79,7 @@ from envs.core.arrays import last_axis_sums
 from envs.core.game import Game
 from envs.core.rng import choice, integers, make_rng, permutation, random_bits
 
-VERSION = 2
+VERSION = 3
 # The longest turn: D4, D5, D6, three D7 picks, and 12 coins of a 2:1 payment (7 tiles, 1 of
 # the colour held) plus one spare for the joker fee: 1 + 1 + 1 + 3 + 12 + 1 = 19.
 MAX_DECISIONS_PER_TURN = 19

@@ -70,6 +70,7 @@ class Observer:
         self.cell_features = NUM_COLOURS + owners + 2
         self.cell_table = self._cell_table()
         board = Piece("board", (NUM_CELLS, self.cell_features), True, 1.0)
+        # The one-hot pieces first, then the scaled ones: each kind is then one NumPy call.
         self.vector_layout = ObservationLayout(
             [
                 Piece("to_act", (players,), True, 1.0),
@@ -77,6 +78,8 @@ class Observer:
                 Piece("phase", (len(Phase) - 1,), True, 1.0),
                 Piece("verb", (len(Verb) - 1,), True, 1.0),
                 Piece("pending_colour", (NUM_COLOURS,), True, 1.0),
+                Piece("display", (DISPLAY_SLOTS, NUM_CARD_TYPES), True, 1.0),
+                Piece("medals", (NUM_COLOURS, 2, players), True, 1.0),
                 Piece("pending_counts", (4,), True, 1.0),  # picks, units, half, draws
                 Piece("customers", (NUM_COLOURS, 3), True, 1.0),  # on board, x, y
                 Piece("target", (3,), True, 1.0),  # pending stall/expansion cell: set, x, y
@@ -87,10 +90,8 @@ class Observer:
                 Piece("hand_sizes", (players,), True, 1.0),
                 Piece("known", (players - 1, NUM_CARD_TYPES), True, 1.0),
                 Piece("barkers", (players + 1,), True, 1.0),  # per seat, then the supply
-                Piece("display", (DISPLAY_SLOTS, NUM_CARD_TYPES), True, 1.0),
                 Piece("piles", (1 + NUM_CARD_TYPES,), True, 1.0),  # draw size, discard
                 Piece("supply", (NUM_COLOURS,), True, 1.0),
-                Piece("medals", (NUM_COLOURS, 2, players), True, 1.0),
                 Piece("unplaced", (players + 1, NUM_COLOURS), True, 1.0),  # + neutral bag
                 Piece("group_size", (owners, NUM_COLOURS), True, 1.0),
                 Piece("dropped", (players,), True, 1.0),
@@ -107,8 +108,9 @@ class Observer:
                                          *[Piece("padding", (padding,), True, 0.0)][:padding]])
         self._row_cells = self.layout.size // self.cell_features  # cells of one observation
         self._vector_part = slice(self.board_size, self.board_size + self.vector_layout.size)
-        self._column, self._one_hot, scaled, self._divisor = self._vector_tables()
-        self._one_hot_entry = ~scaled
+        self._column, one_hot, self._num_one_hot, divisor = self._vector_tables()
+        self._one_hot = one_hot[:, : self._num_one_hot]
+        self._divisor = divisor[self._num_one_hot :]
         self._source_column = self._source_columns()
 
     # ---------------------------------------------------------------- encoding
@@ -240,77 +242,85 @@ class Observer:
             np.frombuffer(raw + (state.stall_cell < 0).tobytes(), dtype=np.int8),
             state.money.ravel(), np.array(derived, dtype=np.float32)], dtype=np.float32)
 
-    def _vector_tables(self) -> tuple[np.ndarray, ...]:
-        """Per vector entry: source column and one-hot value by observer seat (P, V); whether
-        it is scaled (not one-hot) and its divisor (V,). An entry that is always 0 (hidden
-        money) is a one-hot test for NaN.
+    def _vector_tables(self) -> tuple[np.ndarray, np.ndarray, int, np.ndarray]:
+        """Per vector entry: source column and one-hot value by observer seat (P, V); how many
+        leading entries are one-hot tests; every entry's divisor (V,) (1 for a one-hot one).
+        An entry that is always 0 (hidden money) is a value divided by infinity.
         """
         players, owners = self.num_players, self.num_owner_slots
         column, start = {}, 0
         for name, width in self._source_blocks():
             column[name] = start
             start += width
-        nan = float("nan")
+        nan, inf = float("nan"), float("inf")
         rows = []  # per seat: a list of (column, one-hot value, divisor, scaled)
         for me in range(players):
-            entries = []
+            pieces: dict[str, list[tuple[float, ...]]] = {
+                name: [] for name in self.vector_layout.pieces}
             seats = [(me + k) % players for k in range(players)]
 
-            def onehot(name, values, offset=0, _entries=entries):
-                _entries.extend((column[name] + offset, float(v), 1.0, 0.0) for v in values)
+            def onehot(piece, name, values, offset=0, _pieces=pieces):
+                _pieces[piece].extend((column[name] + offset, float(v), 1.0, 0.0)
+                                      for v in values)
 
-            def scaled(name, offsets, divisor, _entries=entries):
-                _entries.extend((column[name] + o, nan, float(divisor), 1.0) for o in offsets)
+            def scaled(piece, name, offsets, divisor, _pieces=pieces):
+                _pieces[piece].extend((column[name] + o, nan, float(divisor), 1.0)
+                                      for o in offsets)
 
-            onehot("current_player", seats)
-            onehot("stage", range(4))
-            onehot("phase", range(len(Phase) - 1))
-            onehot("verb", range(1, len(Verb)))
-            onehot("colour", range(NUM_COLOURS))
-            scaled("picks_left", [0], THREE_CARDS)
-            scaled("pay_units", [0], MAX_UNITS)
-            scaled("pay_half", [0], 1)
-            scaled("draws_left", [0], DRAWS_PER_ACTION)
+            onehot("to_act", "current_player", seats)
+            onehot("stage", "stage", range(4))
+            onehot("phase", "phase", range(len(Phase) - 1))
+            onehot("verb", "verb", range(1, len(Verb)))
+            onehot("pending_colour", "colour", range(NUM_COLOURS))
+            for slot in range(DISPLAY_SLOTS):
+                onehot("display", "display", range(NUM_CARD_TYPES), slot)
+            for pair in range(NUM_COLOURS * 2):  # (colour, gold/silver) -> relative holder
+                onehot("medals", "medal", seats, pair)
+            scaled("pending_counts", "picks_left", [0], THREE_CARDS)
+            scaled("pending_counts", "pay_units", [0], MAX_UNITS)
+            scaled("pending_counts", "pay_half", [0], 1)
+            scaled("pending_counts", "draws_left", [0], DRAWS_PER_ACTION)
             for c in range(NUM_COLOURS):  # on board, x, y
                 for j, divisor in enumerate((1, WIDTH - 1, HEIGHT - 1)):
-                    scaled("customer", [3 * c + j], divisor)
+                    scaled("customers", "customer", [3 * c + j], divisor)
             for j, divisor in enumerate((1, WIDTH - 1, HEIGHT - 1)):
-                scaled("target", [j], divisor)
+                scaled("target", "target", [j], divisor)
             for k, seat in enumerate(seats):
                 money = range(seat * NUM_COLOURS, (seat + 1) * NUM_COLOURS)
-                if k == 0 or self.reveal_money:
-                    scaled("money", money, MONEY_PER_COLOUR)
-                else:
-                    onehot("money", [nan] * NUM_COLOURS)
-            scaled("trays", range(NUM_COLOURS), MONEY_PER_COLOUR)
-            scaled("vp", seats, VP_SCALE)
-            scaled("hand", range(me * NUM_CARD_TYPES, (me + 1) * NUM_CARD_TYPES), _COPIES)
-            scaled("hand_sizes", seats, MAX_HAND)
+                hidden = k > 0 and not self.reveal_money
+                scaled("money", "money", money, inf if hidden else MONEY_PER_COLOUR)
+            scaled("trays", "trays", range(NUM_COLOURS), MONEY_PER_COLOUR)
+            scaled("vp", "vp", seats, VP_SCALE)
+            scaled("hand", "hand", range(me * NUM_CARD_TYPES, (me + 1) * NUM_CARD_TYPES),
+                   _COPIES)
+            scaled("hand_sizes", "hand_sizes", seats, MAX_HAND)
             for seat in seats[1:]:
-                scaled("known", range(seat * NUM_CARD_TYPES, (seat + 1) * NUM_CARD_TYPES),
-                       _COPIES)
-            scaled("barkers", seats, NUM_BARKERS)
-            scaled("barker_supply", [0], NUM_BARKERS)
-            for slot in range(DISPLAY_SLOTS):
-                onehot("display", range(NUM_CARD_TYPES), slot)
-            scaled("deck_size", [0], NUM_CARDS)
-            scaled("discard", range(NUM_CARD_TYPES), _COPIES)
-            scaled("supply", range(NUM_COLOURS), EXPANSIONS_PER_COLOUR)
-            for pair in range(NUM_COLOURS * 2):  # (colour, gold/silver) -> relative holder
-                onehot("medal", seats, pair)
+                scaled("known", "known",
+                       range(seat * NUM_CARD_TYPES, (seat + 1) * NUM_CARD_TYPES), _COPIES)
+            scaled("barkers", "barkers", seats, NUM_BARKERS)
+            scaled("barkers", "barker_supply", [0], NUM_BARKERS)
+            scaled("piles", "deck_size", [0], NUM_CARDS)
+            scaled("piles", "discard", range(NUM_CARD_TYPES), _COPIES)
+            scaled("supply", "supply", range(NUM_COLOURS), EXPANSIONS_PER_COLOUR)
             for seat in seats:
-                scaled("unplaced", range(seat * NUM_COLOURS, (seat + 1) * NUM_COLOURS), 1)
-            scaled("neutral_bag", range(NUM_COLOURS), 1)
+                scaled("unplaced", "unplaced", range(seat * NUM_COLOURS, (seat + 1) * NUM_COLOURS),
+                       1)
+            scaled("unplaced", "neutral_bag", range(NUM_COLOURS), 1)
             for seat in seats + ([NEUTRAL] if owners > players else []):
-                scaled("group_size", range(seat * NUM_COLOURS, (seat + 1) * NUM_COLOURS),
-                       MAX_GROUP_SIZE)
-            scaled("dropped", seats, 1)
-            scaled("turn", [0], self.max_turns)
-            rows.append(entries)
+                scaled("group_size", "group_size",
+                       range(seat * NUM_COLOURS, (seat + 1) * NUM_COLOURS), MAX_GROUP_SIZE)
+            scaled("dropped", "dropped", seats, 1)
+            scaled("turn", "turn", [0], self.max_turns)
+            for name, piece in self.vector_layout.pieces.items():
+                assert len(pieces[name]) == int(np.prod(piece.shape)), name
+            rows.append([entry for entries in pieces.values() for entry in entries])
         table = np.array(rows, dtype=np.float64)  # (P, V, 4)
         assert table.shape[1] == self.vector_layout.size
+        scaled_entry = table[0, :, 3] > 0
+        num_one_hot = int(np.argmax(scaled_entry))
+        assert not scaled_entry[:num_one_hot].any() and scaled_entry[num_one_hot:].all()
         return (table[:, :, 0].astype(np.intp), table[:, :, 1].astype(np.float32),
-                table[0, :, 3] > 0, table[0, :, 2].astype(np.float32))
+                num_one_hot, table[0, :, 2].astype(np.float32))
 
     def observe(self, state: CairoState, player: int | np.ndarray) -> np.ndarray:
         """(B, size) float32 observation of ``player`` (int or (B,) ints), see the module doc."""
@@ -339,9 +349,12 @@ class Observer:
     def _vector(self, value: np.ndarray, seat: int, out: np.ndarray | None = None
                 ) -> np.ndarray:
         """The vector part seen by ``seat`` from its source values (R, V) or (V,) (one-hot
-        tests and scaled values, see ``_vector_tables``), into ``out`` when given."""
-        out = np.divide(value, self._divisor, out=out)
-        np.copyto(out, value == self._one_hot[seat], where=self._one_hot_entry)
+        tests, then scaled values, see ``_vector_tables``), into ``out`` when given."""
+        if out is None:
+            out = np.empty(value.shape, dtype=np.float32)
+        tests = self._num_one_hot
+        np.equal(value[..., :tests], self._one_hot[seat], out=out[..., :tests])
+        np.divide(value[..., tests:], self._divisor, out=out[..., tests:])
         return out
 
     def _observe_one(self, state: CairoState, player: int) -> np.ndarray:
