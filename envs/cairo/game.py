@@ -380,15 +380,16 @@ class CairoGame(Game[CairoState]):
         # check the hand after drawing, end the turn) are queued (``_defer``) and done for
         # every handler's rows together once all have run: each row takes one action a step
         # and rows never interact, so the order is immaterial, and one pass costs a fraction
-        # of one per handler.
-        self._pending = {stage: [] for stage in ("build", "expansion", "draws", "turn_end",
-                                                  "placement")}
+        # of one per handler. A batch of one has one handler a step: it queues only what
+        # ``_after_step`` takes.
+        last = (("build", self._finish_build), ("expansion", self._resolve_expansion),
+                ("draws", self._after_draws)) if state.batch_size > 1 else ()
+        self._pending = {stage: [] for stage in [name for name, _ in last]
+                         + ["turn_end", "placement"]}
         try:
             for handler, idx in self._rows_by_phase(state, rows, self._step_handlers):
                 handler(state, idx, actions[idx])
-            for stage, run in (("build", self._finish_build),
-                               ("expansion", self._resolve_expansion),
-                               ("draws", self._after_draws)):
+            for stage, run in last:
                 queued = self._pending.pop(stage)  # from here on it runs at once
                 if queued:
                     run(state, np.concatenate(queued))
