@@ -131,6 +131,29 @@ def test_cached_analyses_match_fresh_ones_across_row_resets():
     assert len(Game.state_cache(state)) > 0, "the row-checked caches survive forget_rows"
 
 
+def test_steps_with_what_their_masks_handed_on_match_steps_of_fresh_states():
+    """A step applies what its mask left in ``Game.scratch`` (lure and stall options, checked
+    summaries), also when rows were replaced between the mask and the step: each step equals
+    the same step of a copy with no cache and no scratch."""
+    game = CairoGame(3)
+    state, other = game.init(8, seed=41), game.init(8, seed=77)
+    rng = np.random.default_rng(3)
+    for step in range(300):
+        mask = game.legal_action_mask(state)
+        if step % 5 == 3:  # a row of another game, mid-play, put in after the mask was made
+            rows = np.array([step % 8])
+            state.put(rows, other.take(rows))
+            game.forget_rows(state, rows)
+            mask = game.legal_action_mask(state)
+        fresh = state.copy()
+        actions = np.argmax(rng.random(mask.shape) * mask, axis=1)
+        game.step(state, actions)
+        game.step(fresh, actions)
+        assert state.equals(fresh), step
+        other_mask = game.legal_action_mask(other)
+        game.step(other, np.argmax(rng.random(other_mask.shape) * other_mask, axis=1))
+
+
 def test_moves_on_int_bitboards_match_the_board_with_the_stall_lifted():
     """``move_destinations`` (per stall on Python-int bitboards) equals ``Board.stall_directions``
     on the board with the stall and its entrance taken off, and ``can_move`` says whether it
