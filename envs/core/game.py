@@ -157,9 +157,9 @@ class Game(abc.ABC, Generic[S]):
         """Forget what is cached about ``rows`` after ``state.put`` replaced them.
 
         The mask cache always goes, and the scratch's entries of ``rows``. The state cache
-        goes too unless the game declares
-        ``ROW_CHECKED_CACHE``: that its entries check each row against the arrays they derive
-        from, so that a replaced row simply misses while the other rows keep theirs.
+        goes too unless the game declares ``ROW_CHECKED_CACHE``: that its entries check each
+        row against the arrays they derive from, so that a replaced row simply misses while
+        the other rows keep theirs.
         """
         state.__dict__.pop(_MASK_CACHE, None)
         scratch = state.__dict__.get(_SCRATCH)
