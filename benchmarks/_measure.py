@@ -20,6 +20,30 @@ def timed(run: Callable[[], int], seconds: float, min_steps: int = 0) -> float:
     return steps / elapsed
 
 
+def timed_beside(run: Callable[[], int], reference: Callable[[], int], seconds: float,
+                 min_steps: int = 0, slice_seconds: float = 0.25) -> tuple[float, float]:
+    """Steps/s of ``run`` and of ``reference``, timed in alternating slices of about
+    ``slice_seconds`` each over the same span of time, until ``run`` has had ``seconds`` and
+    ``min_steps`` env-steps: a machine whose speed drifts within the span slows both alike,
+    which a reference measured before and after a long figure does not catch."""
+    run()
+    reference()  # warm-ups
+    totals = {run: [0, 0.0], reference: [0, 0.0]}  # steps, seconds
+
+    def time_slice(runner: Callable[[], int]) -> None:
+        steps, start = 0, time.perf_counter()
+        while (elapsed := time.perf_counter() - start) < slice_seconds or not steps:
+            steps += runner()
+        totals[runner][0] += steps
+        totals[runner][1] += elapsed
+
+    while totals[run][1] < seconds or totals[run][0] < min_steps:
+        time_slice(run)
+        time_slice(reference)
+    (steps, elapsed), (reference_steps, reference_elapsed) = totals[run], totals[reference]
+    return steps / elapsed, reference_steps / reference_elapsed
+
+
 def aec_episode_runner(env, seed: int = 0) -> Callable[[], int]:
     """One random episode of a PettingZoo AEC env per call (masked uniform actions)."""
     generator = np.random.default_rng(seed)

@@ -11,10 +11,11 @@ cost differently from its middle) rather than over the first moves of B fresh ga
 runs play whole episodes. PettingZoo's ``connect_four_v3`` and
 ``texas_holdem_no_limit_v6`` AEC envs and OpenSpiel's ``hearts`` (with information-state
 tensors) run in the same process with the same masked-uniform random actions, and every
-figure is also given as a ratio to ``connect_four_v3``: to the mean of two measurements of it
-made right before and right after that figure (the machines we share drift in speed by tens
-of percent within minutes). A reference whose package is missing
-is skipped with a note. One core: BLAS threads are pinned to 1 before NumPy loads.
+figure is also given as a ratio to ``connect_four_v3``: to ``connect_four_v3`` timed in
+quarter-second slices alternating with that figure's own over the same span of time (the
+machines we share drift in speed by tens of percent within minutes, and within the seconds
+of one figure). A reference whose package is missing is skipped with a note. One core: BLAS
+threads are pinned to 1 before NumPy loads.
 """
 
 from __future__ import annotations
@@ -27,7 +28,6 @@ for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
 import argparse  # noqa: E402
 import csv  # noqa: E402
 import dataclasses  # noqa: E402
-import functools  # noqa: E402
 import platform  # noqa: E402
 from collections.abc import Callable  # noqa: E402
 from pathlib import Path  # noqa: E402
@@ -36,7 +36,7 @@ import numpy as np  # noqa: E402
 from tqdm import tqdm  # noqa: E402
 
 import envs  # noqa: E402
-from benchmarks._measure import aec_episode_runner, timed, vec_runner  # noqa: E402
+from benchmarks._measure import aec_episode_runner, timed, timed_beside, vec_runner  # noqa: E402
 
 REFERENCE = "pettingzoo connect_four_v3"
 
@@ -49,9 +49,8 @@ class Result:
     mode: str
     batch: int
     steps_per_s: float
-    # connect_four_v3's steps/s measured just before and after this figure (their mean), when
-    # the run brackets its measurements; the ratio then uses it instead of the run's first
-    # reference figure.
+    # connect_four_v3's steps/s timed in slices alternating with this figure's, when the run
+    # has the reference; the ratio then uses it instead of the run's first reference figure.
     reference: float | None = None
 
     @property
@@ -113,20 +112,21 @@ def baselines(seconds: float) -> list[Result]:
 
 def measure_game(env_id: str, players: int, batch_sizes: list[int], seconds: float,
                  progress: tqdm, min_batch_steps: int = 0,
-                 bracket: Callable[[], float] | None = None) -> list[Result]:
+                 reference: Callable[[], int] | None = None) -> list[Result]:
     """The AEC and batched figures of one game and player count.
 
-    ``bracket`` (the reference's steps/s, measured anew on each call) runs right before and
-    after every measurement: on a machine whose speed drifts, a ratio to a reference measured
-    minutes earlier says more about the drift than about the game.
+    ``reference`` (a runner of the reference game) is timed in slices alternating with each
+    measurement (``timed_beside``): on a machine whose speed drifts, a ratio to a reference
+    measured at another time says more about the drift than about the game.
     """
     results = []
 
     def measure(mode: str, batch: int, run: Callable[[], int], min_steps: int = 0) -> None:
-        before = bracket() if bracket else None
-        rate = timed(run, seconds, min_steps=min_steps)
-        reference = (before + bracket()) / 2 if bracket else None
-        results.append(Result("tradewinds", env_id, players, mode, batch, rate, reference))
+        if reference is None:
+            rate, beside = timed(run, seconds, min_steps=min_steps), None
+        else:
+            rate, beside = timed_beside(run, reference, seconds, min_steps=min_steps)
+        results.append(Result("tradewinds", env_id, players, mode, batch, rate, beside))
         progress.update()
 
     progress.set_postfix_str(f"{env_id} {players}p AEC")
@@ -158,7 +158,8 @@ def write(results: list[Result], reference: float | None, out: Path) -> None:
     header = (f"# Throughput\n\nOne process, one core ({platform.processor() or platform.machine()}"
               f", Python {platform.python_version()}, NumPy {np.__version__}); random legal "
               "actions; each step includes the acting seat's observation and mask. Each "
-              "ratio is to connect_four_v3 measured right before and after that figure.\n\n")
+              "ratio is to connect_four_v3 timed in slices alternating with that figure's "
+              "own.\n\n")
     (out / "throughput.md").write_text(header + to_markdown(results, reference) + "\n")
     with open(out / "throughput.csv", "w", newline="") as f:
         writer = csv.writer(f)
@@ -200,14 +201,12 @@ def main(argv: list[str] | None = None) -> None:
     results = baselines(args.seconds)
     reference = next((r.steps_per_s for r in results
                       if f"{r.system} {r.env}" == REFERENCE), None)
-    bracket = None
-    if reference is not None:  # the reference again around every measurement
-        connect_four = _connect_four()
-        bracket = functools.partial(timed, connect_four, args.seconds / 2)
+    # The reference again beside every measurement.
+    beside = _connect_four() if reference is not None else None
     with tqdm(total=len(cases) * (1 + len(batch_sizes)), desc="throughput") as progress:
         for env_id, players in cases:
             results += measure_game(env_id, players, batch_sizes, args.seconds, progress,
-                                    args.min_batch_steps, bracket)
+                                    args.min_batch_steps, beside)
     print(to_markdown(results, reference))
     if args.out is not None:
         write(results, reference, args.out)

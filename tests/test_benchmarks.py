@@ -19,14 +19,15 @@ def test_throughput_writes_markdown_and_csv(tmp_path, monkeypatch):
     assert len(rows) == 1 + 3 and float(rows[1].split(",")[5]) > 0
 
 
-def test_throughput_ratios_use_the_bracketing_reference(monkeypatch):
-    """Each figure is divided by the mean of the reference measured right before and after it,
-    not by the run's first reference figure."""
-    brackets = iter([100.0, 300.0, 1000.0, 3000.0])
-    monkeypatch.setattr(throughput, "timed", lambda run, seconds, min_steps=0: 400.0)
+def test_throughput_ratios_use_the_reference_timed_beside_each_figure(monkeypatch):
+    """Each figure is divided by the reference timed in slices alternating with it, not by
+    the run's first reference figure."""
+    beside = iter([200.0, 2000.0])
+    monkeypatch.setattr(throughput, "timed_beside",
+                        lambda run, reference, seconds, min_steps=0: (400.0, next(beside)))
     with throughput.tqdm(total=2, disable=True) as progress:
         results = throughput.measure_game("toy", 2, [8], 0.0, progress,
-                                          bracket=lambda: next(brackets))
+                                          reference=lambda: 1)
     assert [r.reference for r in results] == [200.0, 2000.0]
     table = throughput.to_markdown(results, reference=50.0)
     assert "| tradewinds | toy | 2 | AEC | 1 | 400 | 2500.00 | 2.00 |" in table
@@ -44,6 +45,25 @@ def test_timed_makes_at_least_min_steps():
 
     assert timed(run, 0.0, min_steps=10) > 0
     assert len(calls) == 1 + 3  # the warm-up, then 4 + 4 + 4 >= 10 steps timed
+
+
+def test_timed_beside_alternates_slices_of_both_runners():
+    from benchmarks._measure import timed_beside
+
+    calls = []
+
+    def runner(name: str, steps: int):
+        def run() -> int:
+            calls.append(name)
+            return steps
+        return run
+
+    rate, reference = timed_beside(runner("game", 4), runner("ref", 1), 0.0, min_steps=10,
+                                   slice_seconds=0.0)
+    assert rate > 0 and reference > 0
+    # The warm-ups, then one call a slice (a zero-length slice still runs once), in turn,
+    # until 4 + 4 + 4 >= 10 of the game's steps are timed.
+    assert calls == ["game", "ref"] + ["game", "ref"] * 3
 
 
 def test_throughput_rejects_an_unknown_env():
