@@ -98,7 +98,7 @@ def test_state_cache_survives_step_but_not_invalidate_copy_or_pickle():
 def test_scratch_keeps_values_by_row():
     from envs.core.scratch import Scratch
 
-    scratch = Scratch()
+    scratch = Scratch(10)
     scratch.put("x", np.array([5, 1]), np.array([50, 10]), np.array([[5], [1]]))
     scratch.put("x", np.array([3, 5]), np.array([30, 55]), np.array([[3], [5]]))  # 5 anew
     found, (values, pairs) = scratch.get("x", np.array([1, 2, 3, 5]))

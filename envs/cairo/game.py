@@ -568,6 +568,7 @@ class CairoGame(Game[CairoState]):
         if idx.size == 1:
             self._apply_draw_source_row(state, idx, int(action[0]))
             return
+        legality.hand_on_summaries(state, idx)
         seat = state.current_player[idx]
         slot = action - ACTIONS.DISPLAY.start
         shown = slot < DISPLAY_SLOTS
@@ -612,6 +613,8 @@ class CairoGame(Game[CairoState]):
         self._end_turn(state, idx[~over])
 
     def _apply_discard(self, state: CairoState, idx: np.ndarray, action: np.ndarray) -> None:
+        if idx.size > 1:
+            legality.hand_on_summaries(state, idx)
         self._play_card(state, idx, action - ACTIONS.CARD.start)
         self._after_draws(state, idx)
 

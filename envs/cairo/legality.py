@@ -692,8 +692,9 @@ def hand_on_stall_options(state: CairoState, idx: np.ndarray) -> None:
 
 
 def hand_on_summaries(state: CairoState, idx: np.ndarray) -> None:
-    """Inside the step of D4, which leaves the board and the stalls as they are: keep the
-    rows' summaries checked (``_board_summaries``) for the D5 mask of an expansion."""
+    """Inside a step that leaves the board and the stalls as they are (D4, a draw, a
+    discard): keep the rows' summaries checked (``_board_summaries``), for the D5 mask of an
+    expansion and for the next turn when this one ends without a build or a lure."""
     _hand_on(state, _CHECKED_SUMMARIES, idx)
 
 
@@ -1062,9 +1063,12 @@ def prepare_boards(state: CairoState, idx: np.ndarray) -> None:
     left out: ``_board_summaries`` for the rows with a turn next, the "stalls" entry for
     those with a setup or neutral placement next. Their masks then find them."""
     idx = idx[~state.done[idx]]
+    turn = state.phase[idx] == _TURN
+    # A turn that left the board as it was (a draw, a pass) kept its rows' summaries checked.
+    kept = turn & Game.scratch(state).get(_CHECKED_SUMMARIES, idx)[0]
+    idx, turn = idx[~kept], turn[~kept]
     if not idx.size:
         return
-    turn = state.phase[idx] == _TURN
     customers = customer_cells(state, idx)
     board_key = _board_key(state, idx, customers)
     summary_key = _summary_key(state, idx, board_key)

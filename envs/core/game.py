@@ -191,14 +191,14 @@ class Game(abc.ABC, Generic[S]):
         """
         scratch = state.__dict__.get(_SCRATCH)
         if scratch is None:
-            scratch = state.__dict__[_SCRATCH] = Scratch()
+            scratch = state.__dict__[_SCRATCH] = Scratch(state.batch_size)
         return scratch
 
     @staticmethod
     def handed(state: S) -> Scratch:
         """Inside ``_step``: the ``scratch`` of the state the step started from, where its
         mask left what it worked out. Elsewhere an empty one."""
-        return state.__dict__.get(_HANDED) or Scratch()
+        return state.__dict__.get(_HANDED) or Scratch(state.batch_size)
 
     @staticmethod
     def row_cached(state: S, name: str, row: int, arrays: list[np.ndarray],

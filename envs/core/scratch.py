@@ -17,40 +17,34 @@ Values = tuple[np.ndarray, ...]
 
 
 class Scratch:
-    """Named entries, each a set of batch rows with values (leading axis: one per row)."""
+    """Named entries over the rows of a batch: which rows each holds and, per row, its values
+    (a leading batch axis, kept in arrays as large as the batch, so that every call is one
+    NumPy operation on the rows concerned)."""
 
-    def __init__(self) -> None:
-        self._entries: dict[str, tuple[np.ndarray, Values]] = {}
+    def __init__(self, batch_size: int) -> None:
+        self.batch_size = batch_size
+        self._held: dict[str, np.ndarray] = {}  # (B,) bool per entry
+        self._values: dict[str, Values] = {}  # (B, ...) per value of an entry
 
     def put(self, name: str, rows: np.ndarray, *values: np.ndarray) -> None:
         """Keep ``values`` (each (R, ...)) for ``rows`` (R,) under ``name``, beside what the
         entry holds for other rows."""
-        rows = np.asarray(rows, dtype=np.intp)
-        if rows.size > 1 and not (rows[1:] > rows[:-1]).all():
-            order = np.argsort(rows)
-            rows, values = rows[order], tuple(v[order] for v in values)
-        held = self._entries.get(name)
-        if held is not None and held[0].size:
-            if not rows.size:
-                return
-            keep = ~_members(rows, held[0])
-            order = np.argsort(np.concatenate([held[0][keep], rows]))
-            rows = np.concatenate([held[0][keep], rows])[order]
-            values = tuple(np.concatenate([old[keep], new])[order]
-                           for old, new in zip(held[1], values, strict=True))
-        self._entries[name] = rows, values
+        held = self._held.get(name)
+        if held is None:
+            held = self._held[name] = np.zeros(self.batch_size, dtype=bool)
+            self._values[name] = tuple(np.empty((self.batch_size, *v.shape[1:]), dtype=v.dtype)
+                                       for v in values)
+        held[rows] = True
+        for store, value in zip(self._values[name], values, strict=True):
+            store[rows] = value
 
     def get(self, name: str, idx: np.ndarray) -> tuple[np.ndarray, Values]:
         """(R,) bool: the rows ``idx`` the entry holds, and its values at those rows (the
         entries of the other rows are meaningless); no values without an entry."""
-        entry = self._entries.get(name)
-        if entry is None or not entry[0].size:
+        held = self._held.get(name)
+        if held is None:
             return np.zeros(idx.size, dtype=bool), ()
-        rows, values = entry
-        if rows.size == idx.size and np.array_equal(rows, idx):
-            return np.ones(idx.size, dtype=bool), values
-        at = np.minimum(np.searchsorted(rows, idx), rows.size - 1)
-        return rows[at] == idx, tuple(v[at] for v in values)
+        return held[idx], tuple(store[idx] for store in self._values[name])
 
     def rows(self, name: str, idx: np.ndarray, compute: Callable[[np.ndarray], Values]
              ) -> Values:
@@ -70,16 +64,5 @@ class Scratch:
 
     def forget(self, rows: np.ndarray) -> None:
         """Drop ``rows`` from every entry."""
-        rows = np.sort(np.asarray(rows, dtype=np.intp))
-        if not rows.size:
-            return
-        for name, (held, values) in list(self._entries.items()):
-            keep = ~_members(rows, held)
-            if not keep.all():
-                self._entries[name] = held[keep], tuple(v[keep] for v in values)
-
-
-def _members(rows: np.ndarray, values: np.ndarray) -> np.ndarray:
-    """(len(values),) bool: each value is in ``rows`` (sorted, non-empty)."""
-    at = np.minimum(np.searchsorted(rows, values), rows.size - 1)
-    return rows[at] == values
+        for held in self._held.values():
+            held[rows] = False
