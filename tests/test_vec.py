@@ -41,6 +41,31 @@ def test_vec_autoreset_reports_final_observations(env_id, num_players):
     assert finished >= 16
 
 
+@pytest.mark.parametrize(("env_id", "num_players"), ENV_CASES, ids=ENV_IDS)
+def test_vec_final_observations_are_each_seats_view_of_the_ended_game(env_id, num_players):
+    vec = envs.make_vec(env_id, num_envs=6, num_players=num_players, seed=3)
+    game = vec.game
+    _, info = vec.reset()
+    generator = np.random.default_rng(1)
+    checked = 0
+    for _ in range(3 * game.max_decisions):
+        actions = sample_actions(info["action_mask"], generator)
+        before = vec.state.copy()
+        _, _, terminated, truncated, info = vec.step(actions)
+        rows = np.flatnonzero(terminated | truncated)
+        if not rows.size:
+            continue
+        ended = game.step(before, actions).take(rows)
+        for seat in range(num_players):
+            np.testing.assert_array_equal(info["final_observation"][rows, seat],
+                                          game.observe(ended, seat))
+        np.testing.assert_array_equal(info["final_scores"][rows], game.scores(ended))
+        checked += rows.size
+        if checked >= 8:
+            break
+    assert checked >= 8
+
+
 def test_vec_rows_match_single_games_and_reseed():
     """Row i's first game is the game seeded seed + i; its k-th is seeded seed + i + k * B."""
     vec = envs.make_vec("toy", num_envs=4, num_players=2, seed=10)

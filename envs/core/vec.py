@@ -96,14 +96,18 @@ class VecGameEnv:
         rewards = state.rewards.copy()
         terminated, truncated = state.terminated.copy(), state.truncated.copy()
         done = terminated | truncated
-        final_obs = _fresh_zeros((self.num_envs, self.num_players, *self.game.observation_shape))
+        shape = self.game.observation_shape
+        final_obs = _fresh_zeros((self.num_envs, self.num_players, *shape))
         final_scores = np.zeros((self.num_envs, self.num_players), dtype=np.float64)
         if done.any():
             rows = np.flatnonzero(done)
-            ended = state.take(rows)
-            for seat in range(self.num_players):
-                final_obs[rows, seat] = self.game.observe(ended, seat)
-            final_scores[rows] = self.game.scores(ended)
+            # Each ended row once per seat, so that one observe call makes every seat's view
+            # (the k-th copy of a row seen by seat k).
+            players = self.num_players
+            ended = state.take(np.repeat(rows, players))
+            final_obs[rows] = self.game.observe(ended, np.tile(np.arange(players), rows.size)
+                                                ).reshape(rows.size, players, *shape)
+            final_scores[rows] = self.game.scores(ended)[::players]
             self._episodes[rows] += 1
             state.put(rows, self.game.init_rows(self._row_seeds(rows)))
             self.game.forget_rows(state, rows)
