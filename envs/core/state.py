@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 from typing import Self
 
 import numpy as np
@@ -37,7 +38,7 @@ class BatchState:
         return self.terminated | self.truncated
 
     def arrays(self) -> dict[str, np.ndarray]:
-        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+        return {name: getattr(self, name) for name in _field_names(type(self))}
 
     def copy(self) -> Self:
         """A deep copy (every array copied)."""
@@ -46,7 +47,7 @@ class BatchState:
     def take(self, index: np.ndarray | int) -> Self:
         """A new state holding the selected rows (boolean selector, indices or one int)."""
         index = np.atleast_1d(np.asarray(index))
-        return type(self)(**{k: v[index].copy() for k, v in self.arrays().items()})
+        return type(self)(**{k: v[index] for k, v in self.arrays().items()})  # copies
 
     def put(self, rows: np.ndarray, other: Self) -> None:
         """Overwrite the selected rows, in order, with the rows of ``other`` (in place)."""
@@ -59,3 +60,9 @@ class BatchState:
             return False
         theirs = other.arrays()
         return all(np.array_equal(v, theirs[k]) for k, v in self.arrays().items())
+
+
+@functools.cache
+def _field_names(cls: type) -> tuple[str, ...]:
+    """The array fields of a state class, in declaration order."""
+    return tuple(f.name for f in dataclasses.fields(cls))
