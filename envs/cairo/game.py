@@ -225,13 +225,19 @@ class CairoGame(Game[CairoState]):
         During ``_step`` the check waits for the step's end (``_after_step``), where the
         boards of every row with a placement or a turn next are analysed together.
         """
-        if self._defer("placement", idx):  # all of them: a row beginning its turn needs its board
-            self._set_up_placements(state, idx)
-            return
+        placing = self._set_up_placements(state, idx)
+        # All rows are queued: a row beginning its first turn needs its board analysed too.
+        if not self._defer("placement", idx):
+            self._skip_impossible_placements(state, placing)
+
+    def _skip_impossible_placements(self, state: CairoState, idx: np.ndarray) -> None:
+        """Skip the pending placements of rows ``idx`` that have no legal option, setting up
+        each row's next one until it has a possible one or begins its first turn."""
         while idx.size:
-            Game.scratch(state).forget(idx)  # what the scratch knows of their last placement
-            idx = self._impossible_placements(state, self._set_up_placements(state, idx))
+            idx = self._impossible_placements(state, idx)
             state.placements[idx] += 1
+            Game.scratch(state).forget(idx)  # what it knows of the skipped placement
+            idx = self._set_up_placements(state, idx)
 
     def _set_up_placements(self, state: CairoState, idx: np.ndarray) -> np.ndarray:
         """Set up the next placement of rows ``idx``, or their first turn once every stall is
@@ -422,11 +428,7 @@ class CairoGame(Game[CairoState]):
         placed = np.concatenate(placing) if placing else np.zeros(0, dtype=np.intp)
         if state.batch_size > 1:
             legality.prepare_boards(state, np.concatenate([ended, placed]))
-        placed = placed[state.stage[placed] != STAGE.MAIN]
-        if placed.size:
-            impossible = self._impossible_placements(state, placed)
-            state.placements[impossible] += 1
-            self._begin_placement(state, impossible)
+        self._skip_impossible_placements(state, placed[state.stage[placed] != STAGE.MAIN])
 
     def _end_turn(self, state: CairoState, idx: np.ndarray) -> None:
         """End the turn of rows ``idx``, at once or (during ``_step``) with the step's others."""
@@ -440,8 +442,7 @@ class CairoGame(Game[CairoState]):
     def _apply_stall_cell(self, state: CairoState, idx: np.ndarray, action: np.ndarray) -> None:
         state.target[idx] = action - ACTIONS.CELL.start
         state.phase[idx] = PHASE.STALL_DIR
-        if idx.size > 1:
-            legality.hand_on_stall_options(state, idx)
+        legality.hand_on_stall_options(state, idx)
 
     def _apply_stall_dir(self, state: CairoState, idx: np.ndarray, action: np.ndarray) -> None:
         state.target_entrance[idx] = NEIGHBOURS[state.target[idx], action - ACTIONS.DIR.start]
@@ -613,8 +614,7 @@ class CairoGame(Game[CairoState]):
         self._end_turn(state, idx[~over])
 
     def _apply_discard(self, state: CairoState, idx: np.ndarray, action: np.ndarray) -> None:
-        if idx.size > 1:
-            legality.hand_on_summaries(state, idx)
+        legality.hand_on_summaries(state, idx)
         self._play_card(state, idx, action - ACTIONS.CARD.start)
         self._after_draws(state, idx)
 

@@ -700,7 +700,10 @@ def hand_on_summaries(state: CairoState, idx: np.ndarray) -> None:
 
 def _hand_on(state: CairoState, name: str, idx: np.ndarray) -> None:
     """Inside a step: the rows of ``idx`` held by the scratch entry ``name`` of the state
-    before (``Game.handed``) go to the scratch of the state it leaves, values unchanged."""
+    before (``Game.handed``) go to the scratch of the state it leaves, values unchanged. A row
+    handled alone takes the one-row paths, which keep caches of their own."""
+    if idx.size <= 1:
+        return
     found, values = Game.handed(state).get(name, idx)
     if found.any():
         Game.scratch(state).put(name, idx[found], *(v[found] for v in values))
