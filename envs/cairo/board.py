@@ -54,9 +54,12 @@ CELL_BIT = (np.uint64(1) << (_BIT_INDEX % 64).astype(np.uint64)).astype(np.uint6
 
 def pack(mask: np.ndarray) -> np.ndarray:
     """(M, 182) bool -> (M, 4) uint64 bitboards."""
-    buf = np.zeros((mask.shape[0], 64 * NUM_WORDS), dtype=bool)
-    buf[:, _BIT_INDEX] = mask
-    return np.packbits(buf, axis=1, bitorder="little").view("<u8")
+    # Cell (x, y) is bit 16y + x: the grid laid into 16 × 16 bits by one block copy (a
+    # scatter through ``_BIT_INDEX`` costs twice as much), then packed.
+    num = mask.shape[0]
+    buf = np.zeros((num, 16, 16), dtype=bool)
+    buf[:, :HEIGHT, :WIDTH] = mask.reshape(num, HEIGHT, WIDTH)
+    return np.packbits(buf.reshape(num, -1), axis=1, bitorder="little").view("<u8")
 
 
 def unpack(boards: np.ndarray) -> np.ndarray:
@@ -68,8 +71,11 @@ def unpack(boards: np.ndarray) -> np.ndarray:
 _ONE = np.uint64(1)
 
 
-def dilate(boards: np.ndarray, walk: np.ndarray) -> np.ndarray:
-    """One 4-neighbour growth step of (M, 4) bitboards, kept inside ``walk``.
+class Growth:
+    """4-neighbour growth steps of M bitboards kept inside ``walk`` (both (M, 4) uint64), on
+    two buffers allocated once: each step is seven in-place NumPy calls on flat word arrays
+    and allocates nothing (a flood makes dozens of steps of a few hundred boards, where the
+    allocations and views of a step cost as much as its arithmetic).
 
     Each grid row is one 16-bit lane (row y: bits 16y .. 16y + 13), so the boards laid end to
     end are one flat array of rows: a horizontal step shifts whole words (a bit leaving its
@@ -78,16 +84,39 @@ def dilate(boards: np.ndarray, walk: np.ndarray) -> np.ndarray:
     contiguous loop. Across a boundary between two boards, the vertical step moves
     row 15 of one (never set: boards hold cell bits only) into row 0 of the next, and row 0
     of the next into row 15, which ``walk`` clears.
+
+    The boards are not masked by ``walk`` first.
     """
-    words = boards.reshape(-1)
-    grown = words << _ONE
-    grown |= words >> _ONE
-    grown |= words
-    rows, grown_rows = words.view("<u2"), grown.view("<u2")
-    grown_rows[1:] |= rows[:-1]
-    grown_rows[:-1] |= rows[1:]
-    grown &= walk.reshape(-1)
-    return grown.reshape(boards.shape)
+
+    def __init__(self, boards: np.ndarray, walk: np.ndarray):
+        self.shape = boards.shape
+        self._walk = np.ascontiguousarray(walk, dtype=np.uint64).reshape(-1)
+        self._shifted = np.empty_like(self._walk)
+        # Per buffer: its words, and its rows but the last and but the first.
+        buffers = []
+        for words in (np.array(boards, dtype=np.uint64).reshape(-1), np.empty_like(self._walk)):
+            rows = words.view("<u2")
+            buffers.append((words, rows[:-1], rows[1:]))
+        self._current, self._spare = buffers
+
+    @property
+    def boards(self) -> np.ndarray:
+        """The boards grown so far, (M, 4) (a view the next step overwrites)."""
+        return self._current[0].reshape(self.shape)
+
+    def step(self) -> np.ndarray:
+        """One growth step; returns ``boards``."""
+        words, before, after = self._current
+        out, out_before, out_after = self._spare
+        np.left_shift(words, _ONE, out=out)
+        np.right_shift(words, _ONE, out=self._shifted)
+        np.bitwise_or(out, self._shifted, out=out)
+        np.bitwise_or(out, words, out=out)
+        np.bitwise_or(out_after, before, out=out_after)  # each row gets the row before
+        np.bitwise_or(out_before, after, out=out_before)  # and the row after
+        np.bitwise_and(out, self._walk, out=out)
+        self._current, self._spare = self._spare, self._current
+        return self.boards
 
 
 # Up to this many boards, growth runs on Python integers (one 256-bit int per board, the
@@ -161,17 +190,18 @@ def grow(boards: np.ndarray, walk: np.ndarray, steps: int | None = None) -> np.n
     if boards.shape[0] <= _FEW_BOARDS:
         return from_ints([_grow_int(b, w, steps) for b, w in
                           zip(to_ints(boards), to_ints(walk), strict=True)])
+    growth = Growth(boards, walk)
     if steps is not None:
         for _ in range(steps):
-            boards = dilate(boards, walk)
-        return boards
-    current = boards
+            growth.step()
+        return growth.boards
+    previous = np.empty_like(growth.boards)
     while True:
-        previous = current
+        np.copyto(previous, growth.boards)
         for _ in range(4):
-            current = dilate(current, walk)
-        if np.array_equal(current, previous):
-            return current
+            growth.step()
+        if np.array_equal(growth.boards, previous):
+            return growth.boards
 
 
 def flood(seed: np.ndarray, walk: np.ndarray) -> np.ndarray:
@@ -528,28 +558,35 @@ def walk_distances(
     if m <= _FEW_BOARDS:
         _walk_distances_int(mask_ints(walk), sources, goals, goal_valid, dist)
         return dist
-    walk_bits = pack(walk)
-    reached = np.zeros_like(walk_bits)
-    reached[np.arange(m), CELL_WORD[sources]] = CELL_BIT[sources]
-    goal_cells = np.zeros((m, NUM_CELLS), dtype=bool)
-    goal_cells[np.nonzero(goal_valid)[0], goals[goal_valid]] = True
-    goal_bits = pack(goal_cells)
+    seed = np.zeros((m, NUM_WORDS), dtype=np.uint64)
+    seed[np.arange(m), CELL_WORD[sources]] = CELL_BIT[sources]
+    growth = Growth(seed, pack(walk))
+    # Every goal's word in the flat (M * 4,) boards, and its bit there (0 for no goal).
+    word = (np.arange(m)[:, None] * NUM_WORDS + CELL_WORD[goals]).reshape(-1)
+    bit = np.where(goal_valid, CELL_BIT[goals], np.uint64(0)).reshape(-1)
+    goal_bits = np.zeros(m * NUM_WORDS, dtype=np.uint64)
+    np.bitwise_or.at(goal_bits, word, bit)
     # Grow four steps at a time, keeping every step; stop once every goal is reached or the
-    # growth stops. Each goal's distance is then the first step holding it, read from all the
-    # kept steps at once: the steps themselves stay a few NumPy calls each.
-    layers = [reached]
+    # growth stops. A step's boards hold the previous step's, so a goal's distance is the
+    # number of kept steps before the first that holds it, counted over all the steps at
+    # once: the steps themselves stay a few NumPy calls each. Growth stops within NUM_CELLS
+    # steps (it adds a cell a step until then) and is seen to within 8 more.
+    layers = np.empty((NUM_CELLS + 8, m * NUM_WORDS), dtype=np.uint64)
+    layers[0] = seed.reshape(-1)
+    count = 0
     while True:
         for _ in range(4):
-            reached = dilate(reached, walk_bits)
-            layers.append(reached)
+            count += 1
+            np.copyto(layers[count], growth.step().reshape(-1))
+        reached = layers[count]
         if not (goal_bits & ~reached).any():
             break
-        if np.array_equal(reached, layers[-5]):
+        if np.array_equal(reached, layers[count - 4]):
             break
-    steps = np.stack(layers)  # (S, M, 4)
-    hit = (steps[:, np.arange(m)[:, None], CELL_WORD[goals]] & CELL_BIT[goals]) != 0  # (S, M, n)
-    found = hit.any(axis=0) & goal_valid
-    dist[found] = np.argmax(hit, axis=0)[found]
+    hit = (layers[: count + 1].take(word, axis=1) & bit) != 0  # (S, M * n)
+    held = np.add.reduce(hit.view(np.uint8), axis=0).reshape(goals.shape)  # steps holding it
+    found = held > 0
+    dist[found] = count + 1 - held[found]
     return dist
 
 

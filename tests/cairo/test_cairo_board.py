@@ -79,6 +79,17 @@ def test_pack_round_trip():
     assert (unpack(pack(mask)) == mask).all()
 
 
+def test_pack_puts_cell_x_y_at_bit_16y_plus_x():
+    """The bitboard layout the dilations rely on: one 16-bit lane per grid row."""
+    mask = np.zeros((2, NUM_CELLS), bool)
+    mask[0, cell(13, 12)] = True
+    mask[1, cell(2, 5)] = True
+    words = pack(mask)
+    assert int(words[0, 3]) == 1 << (16 * 12 + 13 - 192)
+    assert int(words[1, 1]) == 1 << (16 * 5 + 2 - 64)
+    assert int(words[0, :3].sum()) == 0 and int(words[1, [0, 2, 3]].sum()) == 0
+
+
 def _bfs(walk: np.ndarray, start: int) -> dict[int, int]:
     dist = {start: 0}
     queue = deque([start])
@@ -134,6 +145,23 @@ def test_walk_distances_match_breadth_first_search():
     dist = walk_distances(walk[None], np.array([start]), goals, np.ones(goals.shape, bool))
     expected = _bfs(walk, start)
     assert dist[0].tolist() == [expected.get(int(g), -1) for g in goals[0]]
+
+
+def test_walk_distances_of_many_boards_match_breadth_first_search():
+    """The bitboard path for many boards (past the Python-int one for a few): BFS distances
+    per board, -1 for a goal that is not valid or not reachable (a tile cell among them)."""
+    rng = np.random.default_rng(11)
+    boards = [_random_board(rng) for _ in range(40)]
+    walk = np.stack([b[0] for b in boards])
+    starts = np.array([int(np.flatnonzero(b[1])[0]) for b in boards])
+    goals = np.stack([rng.choice(np.flatnonzero(MARKET), size=5, replace=False)
+                      for _ in boards])
+    valid = rng.random(goals.shape) < 0.8
+    dist = walk_distances(walk, starts, goals, valid)
+    for m in range(len(boards)):
+        expected = _bfs(walk[m], int(starts[m]))
+        assert dist[m].tolist() == [expected.get(int(g), -1) if ok else -1
+                                    for g, ok in zip(goals[m], valid[m], strict=True)]
 
 
 def test_reachability_few_boards_path_matches_many():
