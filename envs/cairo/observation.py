@@ -14,6 +14,7 @@ own money only.
 
 from __future__ import annotations
 
+import operator
 from typing import Any
 
 import numpy as np
@@ -192,6 +193,7 @@ class Observer:
                          "pay_half", "draws_left", "hand", "known", "barkers", "display",
                          "deck_size", "discard", "supply", "medal", "neutral_bag", "group_size",
                          "dropped")
+    _one_byte_arrays = operator.attrgetter(*_ONE_BYTE_SOURCES)
     _DERIVED_SOURCES = ("current_player", "vp", "customer", "target", "trays", "hand_sizes",
                         "barker_supply", "turn")
 
@@ -214,8 +216,8 @@ class Observer:
     def _sources(self, state: CairoState) -> np.ndarray:
         """(B, S) float32 source rows in the ``_source_columns`` layout."""
         num = state.batch_size
-        raw = np.concatenate([getattr(state, name).reshape(num, -1).view(np.int8)
-                              for name in self._ONE_BYTE_SOURCES]
+        raw = np.concatenate([array.reshape(num, -1).view(np.int8)
+                              for array in self._one_byte_arrays(state)]
                              + [(state.stall_cell < 0).reshape(num, -1).view(np.int8)], axis=1)
         money, hand = state.money, state.hand
         derived = [state.current_player[:, None], state.vp,
@@ -228,14 +230,13 @@ class Observer:
 
     def _source_one(self, state: CairoState) -> np.ndarray:
         """The source row of a batch of one in the ``_source_columns`` layout, float32."""
-        raw = b"".join([getattr(state, name).tobytes() for name in self._ONE_BYTE_SOURCES])
-        money = state.money[0].tolist()
+        raw = b"".join([array.tobytes() for array in self._one_byte_arrays(state)])
         derived = [int(state.current_player[0]), *state.vp[0].tolist()]
         for cell in [*state.customer[0].tolist(), int(state.target[0])]:
             derived.extend(_CELL_XY_ROWS[cell])
-        derived.extend(MONEY_PER_COLOUR - sum(seat[c] for seat in money)
-                       for c in range(NUM_COLOURS))
-        derived.extend(sum(cards) for cards in state.hand[0].tolist())
+        colour_totals = map(sum, zip(*state.money[0].tolist(), strict=True))
+        derived.extend([MONEY_PER_COLOUR - held for held in colour_totals])
+        derived.extend(map(sum, state.hand[0].tolist()))
         derived.append(NUM_BARKERS - sum(state.barkers[0].tolist()))
         derived.append(min(int(state.turn[0]), self.max_turns))
         return np.concatenate([
