@@ -13,6 +13,7 @@ from conftest import ENV_CASES, ENV_IDS
 import envs
 from envs.core.memory import retain_freed_memory
 from envs.core.sampling import sample_actions
+from envs.core.vec import NEXT_GAMES_REFILL
 
 
 @pytest.mark.parametrize(("env_id", "num_players"), ENV_CASES, ids=ENV_IDS)
@@ -87,6 +88,28 @@ def test_vec_rows_match_single_games_and_reseed():
             break
 
 
+def test_vec_next_games_made_ahead_are_the_seeded_games():
+    """With B >= 2 * NEXT_GAMES_REFILL the next games are made ahead, in batches: a row's
+    k-th game is still the game seeded seed + i + k * B, through several refills and after a
+    reset with a new seed."""
+    num = 2 * NEXT_GAMES_REFILL
+    vec = envs.make_vec("toy", num_envs=num, num_players=3, seed=5)
+    game = vec.game
+    generator = np.random.default_rng(2)
+    for seed in (5, 900):
+        _, info = vec.reset(seed=seed)
+        episodes = np.zeros(num, dtype=np.int64)
+        started = 0
+        while started < 3 * NEXT_GAMES_REFILL:
+            _, _, terminated, truncated, info = vec.step(
+                sample_actions(info["action_mask"], generator))
+            rows = np.flatnonzero(terminated | truncated)
+            episodes[rows] += 1
+            expected = game.init_rows(seed + rows + episodes[rows] * num)
+            assert vec.state.take(rows).equals(expected)
+            started += rows.size
+
+
 def test_vec_step_before_reset_is_an_error():
     vec = envs.make_vec("toy", num_envs=2, num_players=2)
     with pytest.raises(RuntimeError, match="reset"):
@@ -96,6 +119,7 @@ def test_vec_step_before_reset_is_an_error():
 _FAULTS_PER_STEP = """
 import resource, numpy as np, envs
 from envs.core.sampling import sample_actions
+from envs.core.vec import NEXT_GAMES_REFILL
 vec = envs.make_vec("cairo", num_envs=64, num_players=3, seed=0)
 generator = np.random.default_rng(0)
 _, info = vec.reset()

@@ -20,6 +20,9 @@ from envs.core.game import Game
 from envs.core.state import BatchState
 
 _SMALL = 1 << 18  # bytes below which ``_fresh_zeros`` clears heap memory instead
+# Next games used up before they are made again, together (``VecGameEnv._start_next_games``); a
+# batch smaller than twice this starts each next game when it is needed.
+NEXT_GAMES_REFILL = 64
 
 
 def _fresh_zeros(shape: tuple[int, ...]) -> np.ndarray:
@@ -64,15 +67,50 @@ class VecGameEnv:
         self._seed = int(seed)
         self._episodes = np.zeros(self.num_envs, dtype=np.int64)
         self.state: BatchState | None = None
+        self._next: BatchState | None = None  # every row's next game (``_next_games``)
+        self._next_ready = np.zeros(self.num_envs, dtype=bool)
 
-    def _row_seeds(self, rows: np.ndarray) -> np.ndarray:
-        return self._seed + rows + self._episodes[rows] * self.num_envs
+    def _row_seeds(self, rows: np.ndarray, ahead: int = 0) -> np.ndarray:
+        """Seeds of the rows' games ``ahead`` episodes after the ones they play."""
+        return self._seed + rows + (self._episodes[rows] + ahead) * self.num_envs
+
+    def _start_next_games(self, state: BatchState, rows: np.ndarray) -> None:
+        """Start the next game (the next episode's seed) on ``rows`` of ``state``.
+
+        Starting games costs about the same for a few rows as for dozens (a fixed number of
+        NumPy calls), and at B = 1024 a few rows end every step. So a second batch holds
+        every row's next game, and the ones used up are made again together once
+        ``NEXT_GAMES_REFILL`` of them wait (or one is needed before that). A game depends on
+        its seed alone, so the games are those made one at a time.
+        """
+        if self.num_envs < 2 * NEXT_GAMES_REFILL:
+            self._episodes[rows] += 1
+            state.put(rows, self.game.init_rows(self._row_seeds(rows)))
+            return
+        if not self._next_ready[rows].all():
+            self._refill_next_games()
+        state.put(rows, self._next.take(rows))
+        self._next_ready[rows] = False
+        self._episodes[rows] += 1
+        if np.count_nonzero(~self._next_ready) >= NEXT_GAMES_REFILL:
+            self._refill_next_games()
+
+    def _refill_next_games(self) -> None:
+        """Make the next game of every row whose one is used up (or not made yet)."""
+        rows = np.flatnonzero(~self._next_ready)
+        games = self.game.init_rows(self._row_seeds(rows, ahead=1))
+        if self._next is None:  # the first refill makes every row's
+            self._next = games
+        else:
+            self._next.put(rows, games)
+        self._next_ready[rows] = True
 
     def reset(self, seed: int | None = None) -> tuple[np.ndarray, dict[str, Any]]:
         """Start every row afresh; returns the acting seats' observations and infos."""
         if seed is not None:
             self._seed = int(seed)
         self._episodes[:] = 0
+        self._next_ready[:] = False
         self.state = self.game.init_rows(self._row_seeds(np.arange(self.num_envs)))
         return self._observe(), self._infos()
 
@@ -108,8 +146,7 @@ class VecGameEnv:
             final_obs[rows] = self.game.observe(ended, np.tile(np.arange(players), rows.size)
                                                 ).reshape(rows.size, players, *shape)
             final_scores[rows] = self.game.scores(ended)[::players]
-            self._episodes[rows] += 1
-            state.put(rows, self.game.init_rows(self._row_seeds(rows)))
+            self._start_next_games(state, rows)
             self.game.forget_rows(state, rows)
         infos = self._infos()
         infos["final_observation"] = final_obs
