@@ -77,6 +77,7 @@ _CELL_INT = mask_ints(np.eye(NUM_CELLS, dtype=bool))  # the bit of each cell
 _SECTION_SET_CELLS = mask_ints(
     (np.arange(_ALL_SECTIONS + 1)[:, None] >> SECTION[None, :].astype(np.int64)) & 1 > 0)
 _SECTION_BITS = np.arange(NUM_SECTIONS)  # shift of section s in a 9-bit section set
+_SECTION_SET_OF_CELL = np.left_shift(1, SECTION.astype(np.int64))  # (182,) each cell's section
 _JOKER_COVER_INT = JOKER_COVER.astype(np.int32)
 _JOKER_COVER_ROWS = JOKER_COVER.tolist()
 _MOVE = int(Verb.MOVE)
@@ -631,13 +632,17 @@ def _lifted_boards(state: CairoState, idx: np.ndarray, seat: np.ndarray, colour:
     entrances_all = mask_ints(state.entrance[idx] >= 0)
     customers_all = mask_ints(customer_cells(state, idx))
     sections = (sections_ok << _SECTION_BITS).sum(axis=1).tolist()
-    stalls = state.stall_cell[idx].tolist()
+    # Per pair: the section set holding a main stall of its colour (any owner).
+    colour_cells = state.stall_cell[idx, :, colour]  # (R, 5)
+    taken = np.bitwise_or.reduce(np.where(colour_cells >= 0, _SECTION_SET_OF_CELL[colour_cells], 0),
+                                 axis=1).tolist()
+    old_cells = state.stall_cell[idx, seat, colour].tolist()
     entrance_cells = state.entrance_cell[idx, seat, colour].tolist()
     out = []
-    for k, (owner, c) in enumerate(zip(seat.tolist(), colour.tolist(), strict=True)):
+    for k, c in enumerate(colour.tolist()):
         occupied, entrances, candidates = _lifted(
-            occupied_all[k], entrances_all[k], _stall_sections(stalls[k])[0][c], c, sections[k],
-            stalls[k][owner][c], entrance_cells[k])
+            occupied_all[k], entrances_all[k], taken[k], c, sections[k], old_cells[k],
+            entrance_cells[k])
         customers = customers_all[k]
         free = CELLS_INT & ~occupied & ~entrances & ~customers
         out.append((occupied, entrances, customers,
