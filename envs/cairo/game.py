@@ -542,6 +542,10 @@ class CairoGame(Game[CairoState]):
         slot = np.argmax(cells == target[:, None], axis=1)
         seat = state.current_player[idx]
         colour = state.colour[idx].astype(np.intp)
+        # A customer leaving an entrance for another leaves the target cells (customers and
+        # entrances) as they were, and with them the board summaries.
+        from_entrance = state.entrance[idx, state.customer[idx, colour]] >= 0
+        legality.hand_on_summaries(state, idx[from_entrance])
         state.barkers[idx, seat] -= cost[rows, slot].astype(np.int8)
         off_board = np.argmax(state.customer[idx] < 0, axis=1)
         state.customer[idx, off_board] = target  # the swap of §5.7 effect 3

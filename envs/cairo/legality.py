@@ -697,9 +697,10 @@ def hand_on_stall_options(state: CairoState, idx: np.ndarray) -> None:
 
 
 def hand_on_summaries(state: CairoState, idx: np.ndarray) -> None:
-    """Inside a step that leaves the board and the stalls as they are (D4, a draw, a
-    discard): keep the rows' summaries checked (``_board_summaries``), for the D5 mask of an
-    expansion and for the next turn when this one ends without a build or a lure."""
+    """Inside a step that leaves the board, its target cells and the stalls as they are (D4,
+    a draw, a discard, a lure of a customer standing on an entrance): keep the rows'
+    summaries checked (``_board_summaries``), for the D5 mask of an expansion and for the
+    next turn when this one ends without a build."""
     _hand_on(state, _CHECKED_SUMMARIES, idx)
 
 
