@@ -72,10 +72,11 @@ class TradewindsAECEnv(AECEnv):
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self._seat[agent]
         obs = self.game.observe(self.state, seat)[0]
-        mask = np.zeros(self.game.num_actions, dtype=np.int8)
         if agent == self.agent_selection and not (self.state.terminated[0]
                                                   or self.state.truncated[0]):
-            mask[:] = self.game.legal_action_mask(self.state)[0]
+            mask = self.game.legal_action_mask(self.state)[0].astype(np.int8)
+        else:
+            mask = np.zeros(self.game.num_actions, dtype=np.int8)
         return {"observation": obs, "action_mask": mask}
 
     def step(self, action: int | None) -> None:

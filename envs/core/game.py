@@ -205,7 +205,9 @@ class Game(abc.ABC, Generic[S]):
                    build: Callable[[S, int], Any]) -> Any:
         """``build(state, row)``, kept in ``state_cache(state)[name]`` while the row's bytes of
         ``arrays`` (everything it derives from) stay the same: a row-checked entry."""
-        key = (row, b"".join([a[row].tobytes() for a in arrays]))
+        # A batch of one: each array's bytes are the row's (no view to make).
+        rows = arrays if state.batch_size == 1 else [a[row] for a in arrays]
+        key = (row, b"".join([a.tobytes() for a in rows]))
         cache = Game.state_cache(state)
         cached = cache.get(name)
         if cached is None or cached[0] != key:
