@@ -1281,7 +1281,7 @@ def _turn_mask_row(state: CairoState, idx: np.ndarray, move_requires_blocked: bo
             cells = 0
         expand.append(cells)
     # Most turns draw or lure: the arrays of the cache entries wait until a decision reads them.
-    key = b"".join([a[row].tobytes() for a in _turn_arrays(state)])
+    key = Game.row_bytes(state, row, _turn_arrays(state))
     Game.state_cache(state)[_TURN_ROW] = (row, key, [new_candidates, *dirs, *expand,
                                                      customer_bits | entrance_bits])
 

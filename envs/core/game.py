@@ -201,13 +201,18 @@ class Game(abc.ABC, Generic[S]):
         return state.__dict__.get(_HANDED) or Scratch(state.batch_size)
 
     @staticmethod
+    def row_bytes(state: S, row: int, arrays: list[np.ndarray]) -> bytes:
+        """The bytes of one row of each of ``arrays`` (per-row arrays of ``state``), joined."""
+        if state.batch_size == 1:  # each array's bytes are the row's: no views to make
+            return b"".join([a.tobytes() for a in arrays])
+        return b"".join([a[row].tobytes() for a in arrays])
+
+    @staticmethod
     def row_cached(state: S, name: str, row: int, arrays: list[np.ndarray],
                    build: Callable[[S, int], Any]) -> Any:
         """``build(state, row)``, kept in ``state_cache(state)[name]`` while the row's bytes of
         ``arrays`` (everything it derives from) stay the same: a row-checked entry."""
-        # A batch of one: each array's bytes are the row's (no view to make).
-        rows = arrays if state.batch_size == 1 else [a[row] for a in arrays]
-        key = (row, b"".join([a.tobytes() for a in rows]))
+        key = (row, Game.row_bytes(state, row, arrays))
         cache = Game.state_cache(state)
         cached = cache.get(name)
         if cached is None or cached[0] != key:

@@ -30,7 +30,7 @@ class BatchState:
 
     @property
     def batch_size(self) -> int:
-        return int(self.current_player.shape[0])
+        return len(self.current_player)
 
     @property
     def done(self) -> np.ndarray:
