@@ -140,16 +140,40 @@ def measure_game(env_id: str, players: int, batch_sizes: list[int], seconds: flo
     return results
 
 
+def row_cost_fractions(results: list[Result], reference: float | None) -> dict[int, float]:
+    """Per batched ``make_game`` figure (by its index in ``results``): the cost of one row-step
+    as a fraction of the cost at B = 1 of the same game and player count.
+
+    Each of the two figures counts relative to the reference timed beside it (or to
+    ``reference``), so that a change of the machine's speed between them cancels out, as it
+    does in the ratios to the reference; without any reference, the plain rates.
+    """
+    def relative(r: Result) -> float:
+        return r.steps_per_s / (r.reference or reference or 1.0)
+
+    single = {(r.system, r.env, r.players): r for r in results
+              if r.mode == "make_game" and r.batch == 1}
+    out = {}
+    for k, r in enumerate(results):
+        one = single.get((r.system, r.env, r.players))
+        if r.mode == "make_game" and r.batch > 1 and one is not None:
+            out[k] = relative(one) / relative(r)
+    return out
+
+
 def to_markdown(results: list[Result], reference: float | None) -> str:
     lines = [
-        "| system | env | players | mode | B | env-steps/s | µs per row-step | × connect_four |",
-        "|---|---|---|---|---|---|---|---|",
+        "| system | env | players | mode | B | env-steps/s | µs per row-step | × connect_four "
+        "| row cost ÷ B = 1 |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
-    for r in results:
+    fractions = row_cost_fractions(results, reference)
+    for k, r in enumerate(results):
         base = r.reference or reference
         ratio = f"{r.steps_per_s / base:.2f}" if base else "n/a"
+        row_cost = f"1/{1 / fractions[k]:.1f}" if k in fractions else ""
         lines.append(f"| {r.system} | {r.env} | {r.players} | {r.mode} | {r.batch} | "
-                     f"{r.steps_per_s:,.0f} | {r.us_per_row_step:.2f} | {ratio} |")
+                     f"{r.steps_per_s:,.0f} | {r.us_per_row_step:.2f} | {ratio} | {row_cost} |")
     return "\n".join(lines)
 
 
@@ -159,17 +183,20 @@ def write(results: list[Result], reference: float | None, out: Path) -> None:
               f", Python {platform.python_version()}, NumPy {np.__version__}); random legal "
               "actions; each step includes the acting seat's observation and mask. Each "
               "ratio is to connect_four_v3 timed in slices alternating with that figure's "
-              "own.\n\n")
+              "own. A batch's row cost is a fraction of B = 1's with both figures taken "
+              "relative to their own connect_four_v3 timing.\n\n")
     (out / "throughput.md").write_text(header + to_markdown(results, reference) + "\n")
     with open(out / "throughput.csv", "w", newline="") as f:
         writer = csv.writer(f)
         writer.writerow(["system", "env", "players", "mode", "batch", "steps_per_s",
-                         "us_per_row_step", "ratio_to_connect_four"])
-        for r in results:
+                         "us_per_row_step", "ratio_to_connect_four", "row_cost_of_batch_1"])
+        fractions = row_cost_fractions(results, reference)
+        for k, r in enumerate(results):
             writer.writerow([r.system, r.env, r.players, r.mode, r.batch, f"{r.steps_per_s:.1f}",
                              f"{r.us_per_row_step:.3f}",
                              f"{r.steps_per_s / (r.reference or reference):.3f}"
-                             if r.reference or reference else ""])
+                             if r.reference or reference else "",
+                             f"{fractions[k]:.4f}" if k in fractions else ""])
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -17,6 +17,7 @@ def test_throughput_writes_markdown_and_csv(tmp_path, monkeypatch):
     assert "| tradewinds | toy | 2 | make_game | 8 |" in table
     rows = (tmp_path / "throughput.csv").read_text().splitlines()
     assert len(rows) == 1 + 3 and float(rows[1].split(",")[5]) > 0
+    assert float(rows[3].split(",")[8]) > 0  # B = 8's row cost as a fraction of B = 1's
 
 
 def test_throughput_ratios_use_the_reference_timed_beside_each_figure(monkeypatch):
@@ -32,6 +33,18 @@ def test_throughput_ratios_use_the_reference_timed_beside_each_figure(monkeypatc
     table = throughput.to_markdown(results, reference=50.0)
     assert "| tradewinds | toy | 2 | AEC | 1 | 400 | 2500.00 | 2.00 |" in table
     assert "| tradewinds | toy | 2 | make_game | 8 | 400 | 2500.00 | 0.20 |" in table
+
+
+def test_row_cost_of_a_batch_is_relative_to_the_reference_beside_each_figure():
+    """B = 8 makes 20 times the row-steps of B = 1, but its reference ran twice as fast: the
+    machine was, so a row costs a tenth of B = 1's, not a twentieth."""
+    results = [throughput.Result("tradewinds", "toy", 2, "make_game", 1, 100.0, 200.0),
+               throughput.Result("tradewinds", "toy", 2, "make_game", 8, 2000.0, 400.0),
+               throughput.Result("tradewinds", "toy", 2, "AEC", 1, 90.0, 200.0)]
+    assert throughput.row_cost_fractions(results, reference=None) == {1: 0.1}
+    table = throughput.to_markdown(results, reference=None)
+    assert "| make_game | 8 | 2,000 | 500.00 | 5.00 | 1/10.0 |" in table
+    assert "| make_game | 1 | 100 | 10000.00 | 0.50 |  |" in table
 
 
 def test_timed_makes_at_least_min_steps():
