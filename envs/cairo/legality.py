@@ -109,11 +109,8 @@ _TURN_ACTIONS_STOP = ACTIONS.PASS.stop
 # the row recompute.
 def _fingerprint(arrays: list[np.ndarray], idx: np.ndarray) -> np.ndarray:
     """(R, F) uint8: the bytes of rows ``idx`` of the given per-row arrays, row by row."""
-    if idx.size == 1:
-        # One row: plain bytes of each row cost a fraction of the fancy indexing below, and
-        # ``tobytes`` gives the same C-order bytes.
-        row = int(idx[0])
-        return np.frombuffer(b"".join([a[row].tobytes() for a in arrays]), np.uint8)[None]
+    if idx.size == 1:  # plain bytes cost a fraction of the fancy indexing below
+        return np.frombuffer(Game.row_bytes(int(idx[0]), arrays), np.uint8)[None]
     num = idx.size
     return np.concatenate(
         [np.ascontiguousarray(a[idx]).reshape(num, -1).view(np.uint8) for a in arrays], axis=1)
@@ -1281,7 +1278,7 @@ def _turn_mask_row(state: CairoState, idx: np.ndarray, move_requires_blocked: bo
             cells = 0
         expand.append(cells)
     # Most turns draw or lure: the arrays of the cache entries wait until a decision reads them.
-    key = Game.row_bytes(state, row, _turn_arrays(state))
+    key = Game.row_bytes(row, _turn_arrays(state))
     Game.state_cache(state)[_TURN_ROW] = (row, key, [new_candidates, *dirs, *expand,
                                                      customer_bits | entrance_bits])
 

@@ -201,9 +201,10 @@ class Game(abc.ABC, Generic[S]):
         return state.__dict__.get(_HANDED) or Scratch(state.batch_size)
 
     @staticmethod
-    def row_bytes(state: S, row: int, arrays: list[np.ndarray]) -> bytes:
-        """The bytes of one row of each of ``arrays`` (per-row arrays of ``state``), joined."""
-        if state.batch_size == 1:  # each array's bytes are the row's: no views to make
+    def row_bytes(row: int, arrays: list[np.ndarray]) -> bytes:
+        """The bytes of one row of each of ``arrays`` (per-row arrays of one batch), joined
+        (C order, as ``tobytes`` gives them)."""
+        if len(arrays[0]) == 1:  # a batch of one: each array's bytes are the row's, no views
             return b"".join([a.tobytes() for a in arrays])
         return b"".join([a[row].tobytes() for a in arrays])
 
@@ -212,7 +213,7 @@ class Game(abc.ABC, Generic[S]):
                    build: Callable[[S, int], Any]) -> Any:
         """``build(state, row)``, kept in ``state_cache(state)[name]`` while the row's bytes of
         ``arrays`` (everything it derives from) stay the same: a row-checked entry."""
-        key = (row, Game.row_bytes(state, row, arrays))
+        key = (row, Game.row_bytes(row, arrays))
         cache = Game.state_cache(state)
         cached = cache.get(name)
         if cached is None or cached[0] != key:

@@ -67,7 +67,7 @@ class VecGameEnv:
         self._seed = int(seed)
         self._episodes = np.zeros(self.num_envs, dtype=np.int64)
         self.state: BatchState | None = None
-        self._next: BatchState | None = None  # every row's next game (``_next_games``)
+        self._next: BatchState | None = None  # every row's next game (``_start_next_games``)
         self._next_ready = np.zeros(self.num_envs, dtype=bool)
 
     def _row_seeds(self, rows: np.ndarray, ahead: int = 0) -> np.ndarray:
