@@ -8,14 +8,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from agents.base import Agent
-from envs.core import game as game_module
 from envs.core.game import Game
-from envs.core.state import BatchState
-
-# The base Game caches a state's legal mask under this attribute (envs.core.game); seeding it
-# for a sub-batch avoids recomputing legality the full batch already has. If the core ever
-# renames it, the seeding silently stops and only speed is lost.
-_MASK_CACHE_KEY = getattr(game_module, "_MASK_CACHE", None)
 
 
 @dataclasses.dataclass
@@ -33,14 +26,6 @@ class MatchResult:
         # The rank reward grows with the number of seats beaten, so the seats nobody beats
         # are exactly those with the row's highest reward.
         return self.rewards == self.rewards.max(axis=1, keepdims=True)
-
-
-def share_legal_mask(part: BatchState, mask: np.ndarray) -> None:
-    """Give ``part`` (rows taken from a state) the legal mask of those rows, read-only."""
-    if _MASK_CACHE_KEY is not None:
-        mask = np.array(mask, dtype=bool)
-        mask.flags.writeable = False
-        part.__dict__[_MASK_CACHE_KEY] = mask
 
 
 def play_mixed(game: Game, agents: Sequence[Agent], seat_agents: np.ndarray,
@@ -70,12 +55,11 @@ def play_mixed(game: Game, agents: Sequence[Agent], seat_agents: np.ndarray,
         live = ~state.done
         seat = np.maximum(state.current_player, 0)
         owner = np.where(live, seat_agents[rows_all, seat], -1)
-        mask = game.legal_action_mask(state)
+        game.legal_action_mask(state)  # once, shared by every agent's rows (``Game.take``)
         actions = np.zeros(num_games, dtype=np.int64)
         for k in np.unique(owner[live]):
             idx = np.flatnonzero(owner == k)
-            sub = state.take(idx)
-            share_legal_mask(sub, mask[idx])
+            sub = game.take(state, idx)
             actions[idx] = agents[int(k)].act(game, sub, sub.current_player.astype(np.int64))
         decisions += int(live.sum())
         state = game.step(state, actions)

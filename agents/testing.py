@@ -33,17 +33,21 @@ def assert_agent_ignores_hidden(
     Args:
         game: the rules object.
         agent: the agent under test (not modified: each call acts on a deep copy).
-        state: a batch of positions; only rows where ``player`` is to act are compared.
+        state: a batch of positions; the rows where ``player`` is to act are compared, and
+            there must be at least one.
         player: the seat the agent plays.
         seeds: seeds of ``game.resample_hidden``, one redraw each.
 
     Raises:
         AssertionError: naming the rows whose action changed (or whose observation changed,
-            which would be a bug of ``resample_hidden`` or ``observe``, not of the agent).
+            which would be a bug of ``resample_hidden`` or ``observe``, not of the agent), or
+            when no row has ``player`` to act.
     """
-    rows = state.current_player == player
+    rows = ~state.done & (state.current_player == player)
     if not rows.any():
-        return
+        raise AssertionError(
+            f"{game.ENV_ID}: no row of the batch has seat {player} to act, so the check "
+            "would compare nothing; pass states where the seat acts")
     expected = np.asarray(copy.deepcopy(agent).act(game, state.copy(), player))
     observation = game.observe(state, player)
     for seed in seeds:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+import resource
 import time
 from collections.abc import Callable
 
@@ -44,10 +46,28 @@ def timed_beside(run: Callable[[], int], reference: Callable[[], int], seconds: 
     return steps / elapsed, reference_steps / reference_elapsed
 
 
-def aec_episode_runner(env, seed: int = 0) -> Callable[[], int]:
+@dataclasses.dataclass
+class Counts:
+    """What a runner made over all its calls (warm-up included): env-steps, finished games
+    and minor page faults; ``games_per_s`` and ``faults_per_step`` scale a timed rate."""
+
+    steps: int = 0
+    games: int = 0
+    faults: int = 0
+
+    def games_per_s(self, steps_per_s: float) -> float:
+        return steps_per_s * self.games / max(self.steps, 1)
+
+    def faults_per_step(self, batch: int) -> float:
+        """Page faults per step of the whole batch."""
+        return self.faults * batch / max(self.steps, 1)
+
+
+def aec_episode_runner(env, seed: int = 0, counts: Counts | None = None) -> Callable[[], int]:
     """One random episode of a PettingZoo AEC env per call (masked uniform actions)."""
     generator = np.random.default_rng(seed)
     episode = [seed]
+    counts = counts if counts is not None else Counts()
 
     def run() -> int:
         env.reset(seed=episode[0])
@@ -62,12 +82,15 @@ def aec_episode_runner(env, seed: int = 0) -> Callable[[], int]:
             legal = np.flatnonzero(mask)
             env.step(int(legal[int(generator.random() * len(legal))]))
             steps += 1
+        counts.steps += steps
+        counts.games += 1
         return steps
 
     return run
 
 
-def vec_runner(vec, seed: int = 0, chunk: int = 16) -> Callable[[], int]:
+def vec_runner(vec, seed: int = 0, chunk: int = 16, counts: Counts | None = None
+               ) -> Callable[[], int]:
     """``chunk`` batched steps of an auto-resetting ``VecGameEnv`` per call.
 
     Each step includes the acting seat's observation and legal mask of every row.
@@ -75,10 +98,16 @@ def vec_runner(vec, seed: int = 0, chunk: int = 16) -> Callable[[], int]:
     generator = np.random.default_rng(seed)
     _, info = vec.reset(seed=seed)
     holder = [info]
+    counts = counts if counts is not None else Counts()
 
     def run() -> int:
+        faults = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
         for _ in range(chunk):
-            _, _, _, _, holder[0] = vec.step(sample_actions(holder[0]["action_mask"], generator))
+            _, _, terminated, truncated, holder[0] = vec.step(
+                sample_actions(holder[0]["action_mask"], generator))
+            counts.games += int(np.count_nonzero(terminated | truncated))
+        counts.faults += resource.getrusage(resource.RUSAGE_SELF).ru_minflt - faults
+        counts.steps += chunk * vec.num_envs
         return chunk * vec.num_envs
 
     return run

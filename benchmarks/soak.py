@@ -20,6 +20,8 @@ import numpy as np
 from tqdm import tqdm
 
 import envs
+from envs.core import cli
+from envs.core.memory import retain_freed_memory
 from envs.core.sampling import sample_actions
 
 
@@ -78,7 +80,8 @@ def _failing_row(game, state, problems: list[str]) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.soak",
+                                     description=__doc__.split("\n\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--env", required=True, help=f"env id: {', '.join(envs.list_envs())}")
     parser.add_argument("--games", type=int, default=10000,
@@ -87,23 +90,22 @@ def main(argv: list[str] | None = None) -> int:
                         help="comma-separated player counts (default: every supported count)")
     parser.add_argument("--batch", type=int, default=1024, help="games per wave (default: 1024)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the first game (default: 0)")
+    cli.add_progress(parser)
     args = parser.parse_args(argv)
     if args.games < 1 or args.batch < 1:
         parser.error("--games and --batch must be positive")
-    try:
-        counts = envs.game_class(args.env).PLAYER_COUNTS
-    except ValueError as err:
-        parser.error(str(err))
-    players = [int(p) for p in args.players.split(",") if p] or list(counts)
-    for p in players:
-        if p not in counts:
-            parser.error(f"{args.env} supports {counts} players, not {p}")
+    if "," in args.env:
+        parser.error("--env takes one env id")
+    env_id = cli.env_ids(parser, args.env)[0]
+    players = cli.player_counts(parser, env_id, args.players)
+    retain_freed_memory()  # batched play: see envs.core.memory
 
     for p in players:
         game = envs.make_game(args.env, p)
         games = steps = truncated = 0
         start = time.perf_counter()
-        with tqdm(total=args.games, desc=f"{args.env} {p}p", unit="game") as progress:
+        with tqdm(total=args.games, desc=f"{args.env} {p}p", unit="game",
+                  disable=not args.progress) as progress:
             while games < args.games:
                 batch = min(args.batch, args.games - games)
                 try:

@@ -1,7 +1,8 @@
-"""Env-steps per second of every registered game, beside PettingZoo and OpenSpiel games.
+"""Env-steps and games per second of every registered game, beside PettingZoo and OpenSpiel.
 
-    python -m benchmarks.throughput [--envs cairo] [--batch-sizes 1,64,1024] [--seconds 2]
-                                    [--min-batch-steps 600] [--out benchmarks/results]
+    python -m benchmarks.throughput [--env cairo] [--players 3] [--batch-sizes 1,64,1024]
+                                    [--seconds 2] [--min-batch-steps 600]
+                                    [--out benchmarks/results]
 
 Each game is measured at B = 1 through the PettingZoo AEC env and at every batch size through
 ``make_game`` (via the auto-resetting vector env: every step includes the acting seat's
@@ -16,6 +17,12 @@ quarter-second slices alternating with that figure's own over the same span of t
 machines we share drift in speed by tens of percent within minutes, and within the seconds
 of one figure). A reference whose package is missing is skipped with a note. One core: BLAS
 threads are pinned to 1 before NumPy loads.
+
+Beside steps/s each figure gives games/s (games finished per second: automatic decisions make
+a game's steps fewer and heavier, so steps alone mislead across games) and the minor page
+faults per step (memory the allocator maps afresh; ``envs.core.memory`` keeps it low). A
+second table splits the time of a batched step at the largest batch size between the acting
+seat's observation, the legal mask, the step itself and the restart of finished games.
 """
 
 from __future__ import annotations
@@ -29,6 +36,7 @@ import argparse  # noqa: E402
 import csv  # noqa: E402
 import dataclasses  # noqa: E402
 import platform  # noqa: E402
+import time  # noqa: E402
 from collections.abc import Callable  # noqa: E402
 from pathlib import Path  # noqa: E402
 
@@ -36,7 +44,16 @@ import numpy as np  # noqa: E402
 from tqdm import tqdm  # noqa: E402
 
 import envs  # noqa: E402
-from benchmarks._measure import aec_episode_runner, timed, timed_beside, vec_runner  # noqa: E402
+from benchmarks._measure import (  # noqa: E402
+    Counts,
+    aec_episode_runner,
+    timed,
+    timed_beside,
+    vec_runner,
+)
+from envs.core import cli  # noqa: E402
+from envs.core.memory import retain_freed_memory  # noqa: E402
+from envs.core.sampling import sample_actions  # noqa: E402
 
 REFERENCE = "pettingzoo connect_four_v3"
 
@@ -52,6 +69,8 @@ class Result:
     # connect_four_v3's steps/s timed in slices alternating with this figure's, when the run
     # has the reference; the ratio then uses it instead of the run's first reference figure.
     reference: float | None = None
+    games_per_s: float | None = None  # games finished per second (tradewinds figures)
+    faults_per_step: float | None = None  # minor page faults per batched step
 
     @property
     def us_per_row_step(self) -> float:
@@ -121,23 +140,75 @@ def measure_game(env_id: str, players: int, batch_sizes: list[int], seconds: flo
     """
     results = []
 
-    def measure(mode: str, batch: int, run: Callable[[], int], min_steps: int = 0) -> None:
+    def measure(mode: str, batch: int, run: Callable[[], int], counts: Counts,
+                min_steps: int = 0) -> None:
         if reference is None:
             rate, beside = timed(run, seconds, min_steps=min_steps), None
         else:
             rate, beside = timed_beside(run, reference, seconds, min_steps=min_steps)
-        results.append(Result("tradewinds", env_id, players, mode, batch, rate, beside))
+        faults = counts.faults_per_step(batch) if mode == "make_game" else None
+        results.append(Result("tradewinds", env_id, players, mode, batch, rate, beside,
+                              counts.games_per_s(rate), faults))
         progress.update()
 
     progress.set_postfix_str(f"{env_id} {players}p AEC")
-    measure("AEC", 1, aec_episode_runner(envs.make_env(env_id, players)))
+    counts = Counts()
+    measure("AEC", 1, aec_episode_runner(envs.make_env(env_id, players), counts=counts), counts)
     for batch in batch_sizes:
         progress.set_postfix_str(f"{env_id} {players}p B={batch}")
         vec = envs.make_vec(env_id, num_envs=batch, num_players=players, seed=0)
         chunk = max(1, 4096 // batch)
-        measure("make_game", batch, vec_runner(vec, chunk=min(chunk, 64)),
-                min_batch_steps * batch)
+        counts = Counts()
+        measure("make_game", batch, vec_runner(vec, chunk=min(chunk, 64), counts=counts),
+                counts, min_batch_steps * batch)
     return results
+
+
+@dataclasses.dataclass
+class Split:
+    """Where the time of a batched step goes, in µs per row-step."""
+
+    env: str
+    players: int
+    batch: int
+    observe: float
+    mask: float
+    step: float
+    restart: float
+
+    @property
+    def total(self) -> float:
+        return self.observe + self.mask + self.step + self.restart
+
+
+def measure_split(env_id: str, players: int, batch: int, seconds: float,
+                  min_batch_steps: int = 0) -> Split:
+    """Time each part of the vector env's step at ``batch``: the acting seat's observation,
+    the legal mask, ``game.step`` (validation, effects and automatic decisions) and the
+    restart of the games that ended (``init_rows`` and ``put``)."""
+    game = envs.make_game(env_id, players)
+    generator = np.random.default_rng(0)
+    state = game.init(batch, seed=0)
+    parts = np.zeros(4)
+    next_seed, steps = batch, 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds or steps < min_batch_steps:
+        t0 = time.perf_counter()
+        game.observe(state, state.current_player)
+        t1 = time.perf_counter()
+        mask = game.legal_action_mask(state)
+        t2 = time.perf_counter()
+        game.step(state, sample_actions(mask, generator))
+        t3 = time.perf_counter()
+        ended = np.flatnonzero(state.done)
+        if ended.size:
+            state.put(ended, game.init_rows(next_seed + np.arange(ended.size)))
+            game.forget_rows(state, ended)
+            next_seed += ended.size
+        parts += (t1 - t0, t2 - t1, t3 - t2, time.perf_counter() - t3)
+        steps += 1
+    observe, mask_s, step, restart = parts * 1e6 / (steps * batch)
+    return Split(env_id, players, batch, observe, mask_s, step, restart)
 
 
 def row_cost_fractions(results: list[Result], reference: float | None) -> dict[int, float]:
@@ -163,46 +234,71 @@ def row_cost_fractions(results: list[Result], reference: float | None) -> dict[i
 
 def to_markdown(results: list[Result], reference: float | None) -> str:
     lines = [
-        "| system | env | players | mode | B | env-steps/s | µs per row-step | × connect_four "
-        "| row cost ÷ B = 1 |",
-        "|---|---|---|---|---|---|---|---|---|",
+        "| system | env | players | mode | B | env-steps/s | games/s | µs per row-step "
+        "| × connect_four | row cost ÷ B = 1 | page faults per step |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     fractions = row_cost_fractions(results, reference)
     for k, r in enumerate(results):
         base = r.reference or reference
         ratio = f"{r.steps_per_s / base:.2f}" if base else "n/a"
         row_cost = f"1/{1 / fractions[k]:.1f}" if k in fractions else ""
+        games = "" if r.games_per_s is None else f"{r.games_per_s:,.1f}"
+        faults = "" if r.faults_per_step is None else f"{r.faults_per_step:.1f}"
         lines.append(f"| {r.system} | {r.env} | {r.players} | {r.mode} | {r.batch} | "
-                     f"{r.steps_per_s:,.0f} | {r.us_per_row_step:.2f} | {ratio} | {row_cost} |")
+                     f"{r.steps_per_s:,.0f} | {games} | {r.us_per_row_step:.2f} | {ratio} | "
+                     f"{row_cost} | {faults} |")
     return "\n".join(lines)
 
 
-def write(results: list[Result], reference: float | None, out: Path) -> None:
+def split_markdown(splits: list[Split]) -> str:
+    """The split of a batched step's time (µs per row-step and share of the total)."""
+    lines = ["| env | players | B | observe | mask | step | restart | total µs per row-step |",
+             "|---|---|---|---|---|---|---|---|"]
+    for s in splits:
+        cells = " | ".join(f"{v:.2f} ({100 * v / s.total:.0f}%)"
+                           for v in (s.observe, s.mask, s.step, s.restart))
+        lines.append(f"| {s.env} | {s.players} | {s.batch} | {cells} | {s.total:.2f} |")
+    return "\n".join(lines)
+
+
+def write(results: list[Result], reference: float | None, splits: list[Split], out: Path
+          ) -> None:
     out.mkdir(parents=True, exist_ok=True)
     header = (f"# Throughput\n\nOne process, one core ({platform.processor() or platform.machine()}"
               f", Python {platform.python_version()}, NumPy {np.__version__}); random legal "
               "actions; each step includes the acting seat's observation and mask. Each "
               "ratio is to connect_four_v3 timed in slices alternating with that figure's "
               "own. A batch's row cost is a fraction of B = 1's with both figures taken "
-              "relative to their own connect_four_v3 timing.\n\n")
-    (out / "throughput.md").write_text(header + to_markdown(results, reference) + "\n")
+              "relative to their own connect_four_v3 timing. Games/s counts games finished; "
+              "page faults are the process's minor faults per batched step.\n\n")
+    split = ("\n\n## Where a batched step's time goes\n\nµs per row-step at the largest "
+             "batch: the acting seat's observation, the legal mask, `game.step` (automatic "
+             "decisions included) and the restart of finished games.\n\n"
+             + split_markdown(splits))
+    (out / "throughput.md").write_text(header + to_markdown(results, reference) + split
+                                       + "\n")
     with open(out / "throughput.csv", "w", newline="") as f:
         writer = csv.writer(f)
         writer.writerow(["system", "env", "players", "mode", "batch", "steps_per_s",
-                         "us_per_row_step", "ratio_to_connect_four", "row_cost_of_batch_1"])
+                         "us_per_row_step", "ratio_to_connect_four", "row_cost_of_batch_1",
+                         "games_per_s", "page_faults_per_step"])
         fractions = row_cost_fractions(results, reference)
         for k, r in enumerate(results):
             writer.writerow([r.system, r.env, r.players, r.mode, r.batch, f"{r.steps_per_s:.1f}",
                              f"{r.us_per_row_step:.3f}",
                              f"{r.steps_per_s / (r.reference or reference):.3f}"
                              if r.reference or reference else "",
-                             f"{fractions[k]:.4f}" if k in fractions else ""])
+                             f"{fractions[k]:.4f}" if k in fractions else "",
+                             "" if r.games_per_s is None else f"{r.games_per_s:.2f}",
+                             "" if r.faults_per_step is None else f"{r.faults_per_step:.2f}"])
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.throughput",
+                                     description=__doc__.split("\n\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--envs", default=",".join(envs.list_envs()),
+    parser.add_argument("--env", default=",".join(envs.list_envs()),
                         help="comma-separated env ids (default: every registered env)")
     parser.add_argument("--players", default="",
                         help="comma-separated player counts (default: every supported count)")
@@ -215,28 +311,40 @@ def main(argv: list[str] | None = None) -> None:
                              "covers whole games (default: 600; a cairo game is ~450)")
     parser.add_argument("--out", type=Path, default=None,
                         help="folder for throughput.md and throughput.csv (default: print only)")
+    cli.add_progress(parser)
     args = parser.parse_args(argv)
-
-    env_ids = [e for e in args.envs.split(",") if e]
-    for env_id in env_ids:
-        envs.game_class(env_id)  # an unknown id fails here, before any measuring
-    batch_sizes = [int(b) for b in args.batch_sizes.split(",") if b]
-    wanted = {int(p) for p in args.players.split(",") if p}
-    cases = [(e, p) for e in env_ids for p in envs.game_class(e).PLAYER_COUNTS
-             if not wanted or p in wanted]
+    env_ids = cli.env_ids(parser, args.env)
+    batch_sizes = cli.positive_ints(parser, "--batch-sizes", args.batch_sizes)
+    if args.players:
+        wanted = set(cli.positive_ints(parser, "--players", args.players))
+        cases = [(e, p) for e in env_ids for p in envs.game_class(e).PLAYER_COUNTS
+                 if p in wanted]
+        if not cases:
+            parser.error(f"no env of {', '.join(env_ids)} supports {args.players} players")
+    else:
+        cases = [(e, p) for e in env_ids for p in envs.game_class(e).PLAYER_COUNTS]
+    retain_freed_memory()  # batched play: see envs.core.memory
 
     results = baselines(args.seconds)
     reference = next((r.steps_per_s for r in results
                       if f"{r.system} {r.env}" == REFERENCE), None)
     # The reference again beside every measurement.
     beside = _connect_four() if reference is not None else None
-    with tqdm(total=len(cases) * (1 + len(batch_sizes)), desc="throughput") as progress:
+    splits = []
+    with tqdm(total=len(cases) * (2 + len(batch_sizes)), desc="throughput",
+              disable=not args.progress) as progress:
         for env_id, players in cases:
             results += measure_game(env_id, players, batch_sizes, args.seconds, progress,
                                     args.min_batch_steps, beside)
+            progress.set_postfix_str(f"{env_id} {players}p split at B={max(batch_sizes)}")
+            splits.append(measure_split(env_id, players, max(batch_sizes), args.seconds,
+                                        args.min_batch_steps))
+            progress.update()
     print(to_markdown(results, reference))
+    print()
+    print(split_markdown(splits))
     if args.out is not None:
-        write(results, reference, args.out)
+        write(results, reference, splits, args.out)
         print(f"wrote {args.out / 'throughput.md'} and {args.out / 'throughput.csv'}")
 
 

@@ -54,7 +54,9 @@ from tqdm import tqdm
 import agents as agent_registry
 from agents.arena import MatchResult, play_match
 from benchmarks import elo as elo_lib
+from envs.core import cli
 from envs.core.game import Game
+from envs.core.memory import retain_freed_memory
 from envs.core.registry import make_game
 
 MAX_BATCH = 4096  # games of one arrangement played at once; more are played in chunks
@@ -496,17 +498,21 @@ def build_parser() -> argparse.ArgumentParser:
                         help="run each seat arrangement as a Ray task (local Ray by default)")
     parser.add_argument("--ray-address", default=None,
                         help="address of a Ray cluster to run on (implies --ray)")
-    parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    cli.add_progress(parser)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> TournamentResult:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    cli.env_ids(parser, args.env)
+    args.players = cli.player_count(parser, args.env, args.players)
+    retain_freed_memory()  # batched play: see envs.core.memory
     names = args.agents if args.agents is not None else agent_registry.list_agents(args.env)
     result = run_tournament(
         args.env, args.players, names, args.games, seed=args.seed,
         use_ray=args.ray or args.ray_address is not None, ray_address=args.ray_address,
-        progress=not args.no_progress, bootstrap_samples=args.bootstrap,
+        progress=args.progress, bootstrap_samples=args.bootstrap,
     )
     print(result.to_markdown())
     md, table = result.write(args.out)

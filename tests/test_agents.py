@@ -169,9 +169,18 @@ def test_the_hidden_information_check_catches_an_agent_that_peeks():
     assert_agent_ignores_hidden(game, HighestCardFirst(), state, player=0)
 
 
-def test_the_hidden_information_check_ignores_seats_not_to_act():
+def test_the_hidden_information_check_compares_only_rows_where_the_seat_acts():
     game = envs.make_game("toy", 2)
-    state = game.init(8, seed=0)
+    state = game.init(64, seed=0)
+    state.phase[:] = 1  # DRAW everywhere: the peeker compares the market with the deck's top
+    seat_0 = np.arange(64) >= 60
+    state.current_player[:] = np.where(seat_0, 0, 1)
+    state.deck_pos[seat_0] = 12  # seat 0's rows: an empty deck, nothing hidden to peek at
+    game.invalidate(state)
+    assert_agent_ignores_hidden(game, DeckPeeker(), state, player=0, seeds=range(8))
+    with pytest.raises(AssertionError, match="'deck_peeker' as seat 1 reads hidden"):
+        assert_agent_ignores_hidden(game, DeckPeeker(), state, player=1, seeds=range(8))
     state.current_player[:] = 1
     game.invalidate(state)
-    assert_agent_ignores_hidden(game, DeckPeeker(), state, player=0)
+    with pytest.raises(AssertionError, match="no row of the batch has seat 0 to act"):
+        assert_agent_ignores_hidden(game, DeckPeeker(), state, player=0)

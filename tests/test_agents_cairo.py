@@ -94,7 +94,8 @@ def test_baselines_ignore_hidden_money_hands_and_deck():
             for name in BASELINES:
                 agent = agents.make_agent(name, "cairo", 3, seed=3)
                 for seat in range(3):
-                    assert_agent_ignores_hidden(game, agent, state, seat, seeds=(step,))
+                    if (~state.done & (state.current_player == seat)).any():
+                        assert_agent_ignores_hidden(game, agent, state, seat, seeds=(step,))
             checked_phases.update(int(p) for p in state.phase[~state.done])
         owner = seats[rows, np.maximum(state.current_player, 0)]
         actions = np.zeros(num_games, dtype=np.int64)
@@ -120,13 +121,19 @@ def test_baseline_beats_random_playing_legally_and_blind_in_every_seat(name):
     seats = np.ones((num_games, 3), dtype=np.int64)
     seats[np.arange(num_games), np.arange(num_games) % 3] = 0
 
+    checked = []
+
     def check_hidden(state, step):
         if step % 25 == 0:
             for seat in range(3):
-                # Rows where seat holds the baseline; the others are random's and ignored.
-                rows = seats[:, seat] == 0
-                assert_agent_ignores_hidden(game, agent, state.take(rows), seat, seeds=(step,))
+                # Rows where seat holds the baseline and acts; the others are random's.
+                rows = (seats[:, seat] == 0) & ~state.done & (state.current_player == seat)
+                if rows.any():
+                    assert_agent_ignores_hidden(game, agent, state.take(rows), seat,
+                                                seeds=(step,))
+                    checked.append(int(rows.sum()))
 
     _, rewards = _play_mixed(game, seats, pool, num_games, seed=2024, on_step=check_hidden)
+    assert sum(checked) >= 50, f"the hidden-information check saw {sum(checked)} positions"
     mean = rewards[seats == 0].mean()
     assert mean > 0.5, f"{name}: mean rank reward {mean:+.3f} against random"

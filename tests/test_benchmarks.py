@@ -10,14 +10,18 @@ from benchmarks import soak, throughput
 
 def test_throughput_writes_markdown_and_csv(tmp_path, monkeypatch):
     monkeypatch.setattr(throughput, "baselines", lambda seconds: [])
-    throughput.main(["--envs", "toy", "--players", "2", "--batch-sizes", "1,8",
-                     "--seconds", "0.05", "--out", str(tmp_path)])
+    throughput.main(["--env", "toy", "--players", "2", "--batch-sizes", "1,8",
+                     "--seconds", "0.05", "--out", str(tmp_path), "--no-progress"])
     table = (tmp_path / "throughput.md").read_text()
     assert "| tradewinds | toy | 2 | AEC | 1 |" in table
     assert "| tradewinds | toy | 2 | make_game | 8 |" in table
+    assert "| toy | 2 | 8 |" in table  # the split of a B = 8 step
     rows = (tmp_path / "throughput.csv").read_text().splitlines()
     assert len(rows) == 1 + 3 and float(rows[1].split(",")[5]) > 0
-    assert float(rows[3].split(",")[8]) > 0  # B = 8's row cost as a fraction of B = 1's
+    cells = rows[3].split(",")
+    assert float(cells[8]) > 0  # B = 8's row cost as a fraction of B = 1's
+    # A toy game is 24 decisions at most, so games/s is at least a 24th of steps/s.
+    assert float(cells[9]) >= float(cells[5]) / 24 > 0
 
 
 def test_throughput_ratios_use_the_reference_timed_beside_each_figure(monkeypatch):
@@ -25,14 +29,15 @@ def test_throughput_ratios_use_the_reference_timed_beside_each_figure(monkeypatc
     the run's first reference figure."""
     beside = iter([200.0, 2000.0])
     monkeypatch.setattr(throughput, "timed_beside",
-                        lambda run, reference, seconds, min_steps=0: (400.0, next(beside)))
+                        lambda run, reference, seconds, min_steps=0: (run(), 400.0,
+                                                                     next(beside))[1:])
     with throughput.tqdm(total=2, disable=True) as progress:
         results = throughput.measure_game("toy", 2, [8], 0.0, progress,
                                           reference=lambda: 1)
     assert [r.reference for r in results] == [200.0, 2000.0]
     table = throughput.to_markdown(results, reference=50.0)
-    assert "| tradewinds | toy | 2 | AEC | 1 | 400 | 2500.00 | 2.00 |" in table
-    assert "| tradewinds | toy | 2 | make_game | 8 | 400 | 2500.00 | 0.20 |" in table
+    assert "| tradewinds | toy | 2 | AEC | 1 | 400 |" in table
+    assert "| 2500.00 | 2.00 |" in table and "| 2500.00 | 0.20 |" in table
 
 
 def test_row_cost_of_a_batch_is_relative_to_the_reference_beside_each_figure():
@@ -43,8 +48,8 @@ def test_row_cost_of_a_batch_is_relative_to_the_reference_beside_each_figure():
                throughput.Result("tradewinds", "toy", 2, "AEC", 1, 90.0, 200.0)]
     assert throughput.row_cost_fractions(results, reference=None) == {1: 0.1}
     table = throughput.to_markdown(results, reference=None)
-    assert "| make_game | 8 | 2,000 | 500.00 | 5.00 | 1/10.0 |" in table
-    assert "| make_game | 1 | 100 | 10000.00 | 0.50 |  |" in table
+    assert "| make_game | 8 | 2,000 |  | 500.00 | 5.00 | 1/10.0 |  |" in table
+    assert "| make_game | 1 | 100 |  | 10000.00 | 0.50 |  |  |" in table
 
 
 def test_timed_makes_at_least_min_steps():
@@ -79,9 +84,15 @@ def test_timed_beside_alternates_slices_of_both_runners():
     assert calls == ["game", "ref"] + ["game", "ref"] * 3
 
 
-def test_throughput_rejects_an_unknown_env():
-    with pytest.raises(ValueError, match="unknown env id"):
-        throughput.main(["--envs", "nope", "--seconds", "0.01"])
+def test_throughput_rejects_bad_input_with_a_usage_error(capsys):
+    for argv, message in ((["--env", "nope"], "unknown env id 'nope'"),
+                          (["--batch-sizes", "0,x"], "--batch-sizes: 0 is not a positive"),
+                          (["--batch-sizes", "x"], "'x' is not an integer"),
+                          (["--env", "toy", "--players", "7"], "supports 7 players")):
+        with pytest.raises(SystemExit) as exit_info:
+            throughput.main([*argv, "--seconds", "0.01"])
+        assert exit_info.value.code == 2
+        assert message in capsys.readouterr().err
 
 
 def test_soak_runs_clean(capsys):

@@ -113,9 +113,9 @@ def test_terminal_rewards_follow_scores(env_id, num_players):
 
 
 def test_batch_equals_single_games(env_id, num_players):
-    """Row i of a batch of 64 seeded s plays exactly like a single game seeded s + i."""
+    """Row i of a batch of 32 seeded s plays exactly like a single game seeded s + i."""
     game = envs.make_game(env_id, num_players)
-    batch_size, seed = 64, 100
+    batch_size, seed = 32, 100
     history = [(before.copy(), actions) for before, actions, _ in
                random_play(game, batch_size, seed)]
     final = game.init(batch_size, seed)

@@ -127,15 +127,15 @@ def test_scratch_lives_from_a_mask_to_the_end_of_its_step(batch):
     game = envs.make_game("toy", 2)
     rows = np.arange(batch)
     seen = []
-    inner = game._step
+    inner = game._apply
 
-    def step(state, actions, live):
+    def apply(state, live, actions):
         seen.append(game.handed(state).get("mask", rows)[0].tolist())
         game.scratch(state).put("step", rows, rows + len(seen))
-        inner(state, actions, live)
+        inner(state, live, actions)
 
-    game._step = step
     state = game.init(batch, seed=0)
+    game._apply = apply
     game.scratch(state).put("mask", rows, rows)
     state = game.step(state, game.legal_action_mask(state).argmax(axis=1))
     assert seen == [[True] * batch]
@@ -162,3 +162,99 @@ def test_sample_actions_picks_the_drawn_legal_entry_of_each_row():
         expected = [np.flatnonzero(row)[int(u * row.sum())] if row.any() else 0
                     for row, u in zip(mask, draws, strict=True)]
         assert sample_actions(mask, np.random.default_rng(seed)).tolist() == expected
+
+
+def _toy_before_a_forced_draw():
+    """A 2-player toy game at seat 0's PLAY with the deck empty: its draw is forced."""
+    import envs
+
+    game = envs.make_game("toy", 2)
+    state = game.init(2, seed=0)
+    state.deck_pos[:] = 12  # every card dealt or drawn: only the market is left to draw
+    state.hands[:] = 0
+    state.hands[:, 0, 3] = 1
+    state.hands[:, 1, 2] = 1
+    state.market[:] = 1
+    state.current_player[:] = 0
+    game.invalidate(state)
+    return game, state
+
+
+def test_a_decision_forced_by_public_information_is_applied_and_recorded():
+    game, state = _toy_before_a_forced_draw()
+    state.market[1] = -1  # row 1: nothing at all to draw, the turn ends after the play
+    game.invalidate(state)
+    game.step(state, np.array([3, 3]))  # PLAY_3
+    # Row 0 drew the market card without being asked; seat 1 is asked next in both rows.
+    assert state.hands[0, 0, 1] == 1 and state.market[0] == -1
+    assert state.current_player.tolist() == [1, 1] and state.phase.tolist() == [0, 0]
+    (auto,) = game.step_record(state).automatic
+    assert auto.rows.tolist() == [0] and auto.seats.tolist() == [0]
+    assert game.action_name(int(auto.actions[0])) == "DRAW_MARKET"
+    assert game.step_record(state).automatic_of(0) == [(0, 1, int(auto.actions[0]))]
+    # The next step starts a new record.
+    game.step(state, np.array([2, 2]))
+    assert game.step_record(state).automatic == ()
+
+
+def test_a_forced_predicate_with_several_legal_actions_is_a_game_bug():
+    import dataclasses
+
+    game, state = _toy_before_a_forced_draw()
+    state.deck_pos[:] = 8  # the deck is not empty: two sources, but the predicate says forced
+    game.invalidate(state)
+    draw = game.decisions[1]
+    game.decisions = {**game.decisions, 1: dataclasses.replace(
+        draw, forced=lambda s, rows: np.ones(rows.size, dtype=bool))}
+    with pytest.raises(RuntimeError, match="is forced but has 2 legal actions"):
+        game.step(state, np.array([3, 3]))
+
+
+def test_an_automatic_chain_longer_than_max_chain_is_a_game_bug():
+    game, state = _toy_before_a_forced_draw()
+    game.max_chain = 0
+    with pytest.raises(RuntimeError, match="more than max_chain=0 automatic decisions"):
+        game.step(state, np.array([3, 3]))
+
+
+def test_step_clears_and_handlers_set_revealed():
+    import envs
+
+    game = envs.make_game("toy", 3)
+    state = game.init(1, seed=1)
+    game.step(state, np.array([int(np.flatnonzero(game.legal_action_mask(state)[0])[0])]))
+    seat = int(state.current_player[0])
+    game.step(state, np.array([4]))  # DRAW_DECK: the drawer sees its card, no one else
+    assert state.revealed[0].tolist() == [s == seat for s in range(3)]
+    game.step(state, np.array([int(np.flatnonzero(game.legal_action_mask(state)[0])[0])]))
+    assert not state.revealed.any()  # a card played: nothing hidden shown (the deck is full)
+
+
+def test_default_player_count_and_option_choices():
+    from toy_game import ToyGame
+
+    import envs
+
+    assert envs.make_game("toy").num_players == ToyGame.DEFAULT_PLAYERS == 3
+    assert envs.make_game("cairo").num_players == 3
+
+    class Choosy(ToyGame):
+        OPTIONS = {**ToyGame.OPTIONS, "variant": "standard"}
+        OPTION_CHOICES = {"variant": ("standard", "quick")}
+
+    assert Choosy(2, variant="quick").options["variant"] == "quick"
+    with pytest.raises(ValueError, match="option variant='fast' is not one of 'standard', "
+                                         "'quick'"):
+        Choosy(2, variant="fast")
+
+
+def test_take_carries_the_known_mask_along():
+    import envs
+
+    game = envs.make_game("toy", 2)
+    state = game.init(5, seed=2)
+    mask = game.legal_action_mask(state)
+    part = game.take(state, np.array([4, 1]))
+    assert "_legal_mask_cache" in part.__dict__
+    np.testing.assert_array_equal(game.legal_action_mask(part), mask[[4, 1]])
+    assert "_legal_mask_cache" not in game.take(state.copy(), np.array([0])).__dict__

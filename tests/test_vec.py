@@ -2,16 +2,11 @@
 
 from __future__ import annotations
 
-import platform
-import subprocess
-import sys
-
 import numpy as np
 import pytest
 from conftest import ENV_CASES, ENV_IDS
 
 import envs
-from envs.core.memory import retain_freed_memory
 from envs.core.sampling import sample_actions
 from envs.core.vec import NEXT_GAMES_REFILL
 
@@ -114,32 +109,3 @@ def test_vec_step_before_reset_is_an_error():
     vec = envs.make_vec("toy", num_envs=2, num_players=2)
     with pytest.raises(RuntimeError, match="reset"):
         vec.step(np.zeros(2, dtype=np.int64))
-
-
-_FAULTS_PER_STEP = """
-import resource, numpy as np, envs
-from envs.core.sampling import sample_actions
-from envs.core.vec import NEXT_GAMES_REFILL
-vec = envs.make_vec("cairo", num_envs=64, num_players=3, seed=0)
-generator = np.random.default_rng(0)
-_, info = vec.reset()
-for _ in range(30):
-    _, _, _, _, info = vec.step(sample_actions(info["action_mask"], generator))
-before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
-for _ in range(30):
-    _, _, _, _, info = vec.step(sample_actions(info["action_mask"], generator))
-print((resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before) / 30)
-"""
-
-
-@pytest.mark.skipif(platform.system() != "Linux" or platform.libc_ver()[0] != "glibc",
-                    reason="the allocator tuning is for glibc")
-def test_vec_env_steps_reuse_freed_memory():
-    """Batched play keeps freed heap memory: its steps fault in (almost) no fresh pages.
-
-    With glibc's defaults this run faults in some 350 pages per step; each costs microseconds.
-    """
-    assert retain_freed_memory()
-    result = subprocess.run([sys.executable, "-c", _FAULTS_PER_STEP], capture_output=True,
-                            text=True, check=True)
-    assert float(result.stdout) < 20

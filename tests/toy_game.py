@@ -7,7 +7,9 @@ refilled from the deck). The game ends when every hand is empty; the highest sco
 equal scores tie. Option ``max_turns`` caps the number of plays (truncation).
 
 It has what the suite must exercise: two decision kinds dispatched by phase, hidden hands
-and deck order, chance drawn from the per-row generator, and checkable invariants.
+and deck order, chance drawn from the per-row generator, a decision that public information
+forces (the draw once the deck is empty: only the market is left), the seats each step
+shows hidden cards to, and checkable invariants.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ import numpy as np
 
 from envs.core import ActionLayout, BatchState, Game, ObservationLayout, Piece
 from envs.core import rng as rnglib
-from envs.core.dispatch import dispatch
+from envs.core.decisions import Decision
 
 NUM_VALUES = 4  # card values 0..3
 COPIES = 3
@@ -72,6 +74,7 @@ class ToyGame(Game[ToyState]):
     ENV_ID = "toy"
     VERSION = 1
     PLAYER_COUNTS = (2, 3)
+    DEFAULT_PLAYERS = 3
     OPTIONS = {"max_turns": 100}
     HAS_HIDDEN_INFO = True
 
@@ -81,6 +84,11 @@ class ToyGame(Game[ToyState]):
         self.observation_shape = (OBS.size,)
         self.observation_low, self.observation_high = OBS.bounds()
         self.max_decisions = 2 * NUM_CARDS
+        self.decisions = {
+            Phase.PLAY: Decision("PLAY", self._legal_play, self._apply_play),
+            Phase.DRAW: Decision("DRAW", self._legal_draw, self._apply_draw, self._forced_draw),
+        }
+        self.max_chain = 1  # a forced draw ends the turn
 
     def _init(self, seeds: np.ndarray) -> ToyState:
         b, p = seeds.shape[0], self.num_players
@@ -106,32 +114,22 @@ class ToyGame(Game[ToyState]):
             turns=np.zeros(b, dtype=np.int32),
         )
 
-    def _legal_action_mask(self, state: ToyState) -> np.ndarray:
-        mask = np.zeros((state.batch_size, self.num_actions), dtype=bool)
-        dispatch(state.phase, {
-            Phase.PLAY: lambda rows: self._legal_play(state, mask, rows),
-            Phase.DRAW: lambda rows: self._legal_draw(state, mask, rows),
-        })
+    def _legal_play(self, state: ToyState, rows: np.ndarray) -> np.ndarray:
+        return ACTIONS.block_mask(ACTIONS.PLAY, state.hands[rows, state.current_player[rows]] > 0)
+
+    def _legal_draw(self, state: ToyState, rows: np.ndarray) -> np.ndarray:
+        mask = np.zeros((rows.size, self.num_actions), dtype=bool)
+        mask[:, ACTIONS.DRAW_DECK.start] = state.deck_pos[rows] < NUM_CARDS
+        mask[:, ACTIONS.DRAW_MARKET.start] = state.market[rows] >= 0
         return mask
 
-    def _legal_play(self, state: ToyState, mask: np.ndarray, rows: np.ndarray) -> None:
-        idx = np.flatnonzero(rows)
-        hand = state.hands[idx, np.maximum(state.current_player[idx], 0)]
-        mask[idx, ACTIONS.PLAY.start : ACTIONS.PLAY.stop] = hand > 0
+    @staticmethod
+    def _forced_draw(state: ToyState, rows: np.ndarray) -> np.ndarray:
+        """The deck is empty (public): only the market card is left to draw."""
+        return state.deck_pos[rows] >= NUM_CARDS
 
-    def _legal_draw(self, state: ToyState, mask: np.ndarray, rows: np.ndarray) -> None:
-        mask[rows, ACTIONS.DRAW_DECK.start] = state.deck_pos[rows] < NUM_CARDS
-        mask[rows, ACTIONS.DRAW_MARKET.start] = state.market[rows] >= 0
-
-    def _step(self, state: ToyState, actions: np.ndarray, rows: np.ndarray) -> None:
-        dispatch(state.phase, {
-            Phase.PLAY: lambda sel: self._apply_play(state, actions, sel),
-            Phase.DRAW: lambda sel: self._apply_draw(state, actions, sel),
-        }, rows)
-
-    def _apply_play(self, state: ToyState, actions: np.ndarray, rows: np.ndarray) -> None:
-        idx = np.flatnonzero(rows)
-        seat, value = state.current_player[idx], actions[idx] - ACTIONS.PLAY.start
+    def _apply_play(self, state: ToyState, idx: np.ndarray, actions: np.ndarray) -> None:
+        seat, value = state.current_player[idx], actions - ACTIONS.PLAY.start
         state.hands[idx, seat, value] -= 1
         state.played[idx, seat, value] += 1
         state.turns[idx] += 1
@@ -139,10 +137,9 @@ class ToyGame(Game[ToyState]):
         state.phase[idx[can_draw]] = Phase.DRAW
         self._end_turn(state, idx[~can_draw])
 
-    def _apply_draw(self, state: ToyState, actions: np.ndarray, rows: np.ndarray) -> None:
-        idx = np.flatnonzero(rows)
+    def _apply_draw(self, state: ToyState, idx: np.ndarray, actions: np.ndarray) -> None:
         seat = state.current_player[idx]
-        from_market = actions[idx] == ACTIONS.DRAW_MARKET.start
+        from_market = actions == ACTIONS.DRAW_MARKET.start
         top = state.deck[idx, np.minimum(state.deck_pos[idx], NUM_CARDS - 1)]
         card = np.where(from_market, state.market[idx], top)
         state.hands[idx, seat, card] += 1
@@ -151,6 +148,9 @@ class ToyGame(Game[ToyState]):
         state.market[idx[from_market]] = np.where(has_deck[from_market], top[from_market], -1)
         state.deck_pos[idx[from_market & has_deck]] += 1
         state.deck_pos[idx[~from_market]] += 1
+        # A deck draw shows the drawer its card; a new market card is shown to everyone.
+        state.revealed[idx[~from_market], seat[~from_market]] = True
+        state.revealed[idx[from_market & has_deck]] = True
         state.phase[idx] = Phase.PLAY
         self._end_turn(state, idx)
 
@@ -187,13 +187,14 @@ class ToyGame(Game[ToyState]):
     def scores(self, state: ToyState) -> np.ndarray:
         return (state.played * np.arange(NUM_VALUES)).sum(axis=2).astype(np.float64)
 
-    def render(self, state: ToyState, index: int = 0) -> str:
+    def render(self, state: ToyState, index: int = 0, seat: int | None = None) -> str:
         lines = [f"toy: phase {Phase(state.phase[index]).name}, "
                  f"to act {state.current_player[index]}, market {state.market[index]}, "
                  f"deck {NUM_CARDS - state.deck_pos[index]} left"]
         for s in range(self.num_players):
-            lines.append(f"  seat {s}: hand {state.hands[index, s].tolist()} "
-                         f"score {self.scores(state)[index, s]:.0f}")
+            hand = (state.hands[index, s].tolist() if seat is None or seat == s
+                    else f"{int(state.hands[index, s].sum())} cards")
+            lines.append(f"  seat {s}: hand {hand} score {self.scores(state)[index, s]:.0f}")
         return "\n".join(lines)
 
     def action_name(self, action: int) -> str:

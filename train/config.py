@@ -139,13 +139,12 @@ class Config:
     """games of the final Elo round robin of all agents, in total (0: skip it)"""
 
     def resolved_players(self) -> int:
-        """The player count to use: ``players``, or 3 if the game allows it, else its minimum."""
+        """The player count to use: ``players``, or the game's ``DEFAULT_PLAYERS``."""
         from envs.core.registry import game_class
 
         if self.players is not None:
             return self.players
-        counts = game_class(self.env).PLAYER_COUNTS
-        return 3 if 3 in counts else min(counts)
+        return game_class(self.env).DEFAULT_PLAYERS
 
     def options(self) -> dict[str, Any]:
         """``game_options`` parsed."""

@@ -54,10 +54,10 @@ from stable_baselines3.common.vec_env.base_vec_env import (
     VecEnvStepReturn,
 )
 
-from agents.arena import share_legal_mask
 from agents.hints import ActionHints
 from envs.core import rng as rnglib
 from envs.core.game import Game
+from envs.core.memory import retain_freed_memory
 from envs.core.state import BatchState
 from train.pool import OpponentPool
 
@@ -146,6 +146,7 @@ class SelfPlayVecEnv(BatchedVecEnv):
             raise ValueError(f"num_envs must be a positive int, got {num_envs!r}")
         if num_envs < 1:
             raise ValueError(f"num_envs must be a positive int, got {num_envs}")
+        retain_freed_memory()  # batched play: large per-step arrays, see envs.core.memory
         self.game = game
         self.pool = pool
         self.num_players = game.num_players
@@ -279,15 +280,11 @@ class SelfPlayVecEnv(BatchedVecEnv):
             groups = np.unique(owners)
             if groups.size > 1:
                 # Legality is computed once per inner step and shared by the groups and by
-                # the step's validation; it is the dominant cost of rich games.
-                mask = self.game.legal_action_mask(sub)
+                # the step's validation (``Game.take``); it is the dominant cost of rich games.
+                self.game.legal_action_mask(sub)
             for member_id in groups:
                 group = owners == member_id
-                if groups.size == 1:
-                    part = sub
-                else:
-                    part = sub.take(group)
-                    share_legal_mask(part, mask[group])
+                part = sub if groups.size == 1 else self.game.take(sub, np.flatnonzero(group))
                 agent = self.pool.members[int(member_id)].agent
                 actions[group] = agent.act(self.game, part, seats[group])
             self.game.step(sub, actions)

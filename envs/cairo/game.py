@@ -48,7 +48,7 @@ from typing import Any
 
 import numpy as np
 
-from envs.cairo import legality, observation, render, scoring
+from envs.cairo import legality, observation, render, resample, scoring
 from envs.cairo.board import NEIGHBOURS, any_direction
 from envs.cairo.data import (
     CARD_ID_TYPE,
@@ -74,8 +74,9 @@ from envs.cairo.data import (
     THREE_CARDS,
 )
 from envs.cairo.invariants import check_invariants
-from envs.cairo.state import ACTIONS, PHASE, STAGE, VERB, CairoState, action_name
+from envs.cairo.state import ACTIONS, PHASE, STAGE, VERB, CairoState, Phase, action_name
 from envs.core.arrays import last_axis_sums
+from envs.core.decisions import Decision
 from envs.core.game import Game
 from envs.core.rng import choice, integers, make_rng, permutation, random_bits
 
@@ -99,6 +100,7 @@ class CairoGame(Game[CairoState]):
     ENV_ID = "cairo"
     VERSION = VERSION
     PLAYER_COUNTS = (2, 3, 4)
+    DEFAULT_PLAYERS = 3
     HAS_HIDDEN_INFO = True  # hands, the draw pile's order, and money if not revealed
     # Every state-cache entry (legality's per-row analyses, the one-row observation board)
     # holds the bytes it was derived from and is used only while they still match.
@@ -121,34 +123,21 @@ class CairoGame(Game[CairoState]):
         self.observation_low, self.observation_high = self.observer.layout.bounds()
         setup = 3 * SETUP_STALLS * self.num_players + 2 * NEUTRAL_STEPS  # D1-D3, D2-D3
         self.max_decisions = setup + self.options["max_turns"] * MAX_DECISIONS_PER_TURN
-        self._mask_handlers = {
-            PHASE.PLACE_COLOUR: self._legal_place_colour,
-            PHASE.STALL_CELL: self._legal_stall_cell,
-            PHASE.STALL_DIR: self._legal_stall_dir,
-            PHASE.TURN: self._legal_turn,
-            PHASE.EXPAND_CELL: self._legal_expand_cell,
-            PHASE.CARD_MODE: self._legal_card_mode,
-            PHASE.THREE_PICK: self._legal_cards_in_hand,
-            PHASE.FEE_COLOUR: self._legal_fee_colour,
-            PHASE.PAYMENT: self._legal_payment,
-            PHASE.LURE_TARGET: self._legal_lure_target,
-            PHASE.DRAW_SOURCE: self._legal_draw_source,
-            PHASE.DISCARD: self._legal_cards_in_hand,
-        }
-        self._step_handlers = {
-            PHASE.PLACE_COLOUR: self._apply_place_colour,
-            PHASE.STALL_CELL: self._apply_stall_cell,
-            PHASE.STALL_DIR: self._apply_stall_dir,
-            PHASE.TURN: self._apply_turn,
-            PHASE.EXPAND_CELL: self._apply_expand_cell,
-            PHASE.CARD_MODE: self._apply_card_mode,
-            PHASE.THREE_PICK: self._apply_three_pick,
-            PHASE.FEE_COLOUR: self._apply_fee_colour,
-            PHASE.PAYMENT: self._apply_payment,
-            PHASE.LURE_TARGET: self._apply_lure_target,
-            PHASE.DRAW_SOURCE: self._apply_draw_source,
-            PHASE.DISCARD: self._apply_discard,
-        }
+        self.decisions = {phase: Decision(Phase(phase).name, legal, apply)
+                          for phase, legal, apply in (
+            (PHASE.PLACE_COLOUR, self._legal_place_colour, self._apply_place_colour),
+            (PHASE.STALL_CELL, self._legal_stall_cell, self._apply_stall_cell),
+            (PHASE.STALL_DIR, self._legal_stall_dir, self._apply_stall_dir),
+            (PHASE.TURN, self._legal_turn, self._apply_turn),
+            (PHASE.EXPAND_CELL, self._legal_expand_cell, self._apply_expand_cell),
+            (PHASE.CARD_MODE, self._legal_card_mode, self._apply_card_mode),
+            (PHASE.THREE_PICK, self._legal_cards_in_hand, self._apply_three_pick),
+            (PHASE.FEE_COLOUR, self._legal_fee_colour, self._apply_fee_colour),
+            (PHASE.PAYMENT, self._legal_payment, self._apply_payment),
+            (PHASE.LURE_TARGET, self._legal_lure_target, self._apply_lure_target),
+            (PHASE.DRAW_SOURCE, self._legal_draw_source, self._apply_draw_source),
+            (PHASE.DISCARD, self._legal_cards_in_hand, self._apply_discard),
+                          )}
 
     # ---------------------------------------------------------------- setup (§3)
     def _init(self, seeds: np.ndarray) -> CairoState:
@@ -262,6 +251,7 @@ class CairoGame(Game[CairoState]):
         neutral = idx[~own]
         state.colour[idx[own]] = _NONE
         if neutral.size:  # chance: draw a neutral stall from the bag (§5.9.2)
+            state.revealed[neutral] = True
             drawn = choice(state.rng, neutral, state.neutral_bag[neutral])
             state.neutral_bag[neutral, drawn] = False
             state.colour[neutral] = drawn
@@ -277,50 +267,24 @@ class CairoGame(Game[CairoState]):
         return idx[~possible]
 
     # ---------------------------------------------------------------- masks by phase
-    def _legal_action_mask(self, state: CairoState) -> np.ndarray:
-        mask = np.zeros((state.batch_size, self.num_actions), dtype=bool)
-        for handler, idx in self._rows_by_phase(state, ~state.done, self._mask_handlers):
-            handler(state, idx, mask)
-        return mask
+    def _legal_place_colour(self, state: CairoState, idx: np.ndarray) -> np.ndarray:
+        return ACTIONS.block_mask(ACTIONS.NEW, legality.place_colour_mask(state, idx))
 
-    @staticmethod
-    def _rows_by_phase(state: CairoState, rows: np.ndarray, handlers: dict
-                       ) -> list[tuple[Any, np.ndarray]]:
-        """(handler, row indices) of every phase present among ``rows``, in phase order.
+    def _legal_stall_cell(self, state: CairoState, idx: np.ndarray) -> np.ndarray:
+        return ACTIONS.block_mask(ACTIONS.CELL, any_direction(legality.stall_options(state, idx)))
 
-        All selections are made before any handler runs (a handler moves its rows on).
-        """
-        phase = state.phase
-        if phase.shape[0] == 1:  # one row: one phase, no counting needed
-            present = [int(phase[0])] if rows[0] else []
-            return [(handlers[p], np.zeros(1, dtype=np.intp)) for p in present if p in handlers]
-        # The selected rows sorted by phase (the rest last), cut at the phases' counts.
-        order = np.argsort(np.where(rows, phase, np.iinfo(phase.dtype).max), kind="stable")
-        ends = np.cumsum(np.bincount(phase[rows], minlength=len(vars(PHASE)))).tolist()
-        starts = [0, *ends[:-1]]
-        return [(handlers[p], order[start:end])
-                for p, (start, end) in enumerate(zip(starts, ends, strict=True))
-                if end > start and p in handlers]
-
-    def _legal_place_colour(self, state: CairoState, idx: np.ndarray, mask: np.ndarray) -> None:
-        mask[idx, ACTIONS.NEW.start:ACTIONS.NEW.stop] = legality.place_colour_mask(state, idx)
-
-    def _legal_stall_cell(self, state: CairoState, idx: np.ndarray, mask: np.ndarray) -> None:
-        cells = any_direction(legality.stall_options(state, idx))
-        mask[idx, ACTIONS.CELL.start:ACTIONS.CELL.stop] = cells
-
-    def _legal_stall_dir(self, state: CairoState, idx: np.ndarray, mask: np.ndarray) -> None:
+    def _legal_stall_dir(self, state: CairoState, idx: np.ndarray) -> np.ndarray:
         target = state.target[idx].astype(np.intp)
         limit = np.zeros((idx.size, NUM_CELLS), dtype=bool)
         limit[np.arange(idx.size), target] = True
         options = legality.stall_options(state, idx, limit)
-        mask[idx, ACTIONS.DIR.start:ACTIONS.DIR.stop] = options[np.arange(idx.size), target]
+        return ACTIONS.block_mask(ACTIONS.DIR, options[np.arange(idx.size), target])
 
-    def _legal_turn(self, state: CairoState, idx: np.ndarray, mask: np.ndarray) -> None:
-        mask[idx] = legality.turn_mask(state, idx, self.options["move_requires_blocked"])
+    def _legal_turn(self, state: CairoState, idx: np.ndarray) -> np.ndarray:
+        return legality.turn_mask(state, idx, self.options["move_requires_blocked"])
 
-    def _legal_expand_cell(self, state: CairoState, idx: np.ndarray, mask: np.ndarray) -> None:
-        mask[idx, ACTIONS.CELL.start:ACTIONS.CELL.stop] = legality.expansion_options(state, idx)
+    def _legal_expand_cell(self, state: CairoState, idx: np.ndarray) -> np.ndarray:
+        return ACTIONS.block_mask(ACTIONS.CELL, legality.expansion_options(state, idx))
 
     def _fee_ok(self, state: CairoState, idx: np.ndarray) -> np.ndarray:
         """(R, 6) bool: fee colours that can be paid and keep the pending build payable."""
@@ -330,42 +294,42 @@ class CairoGame(Game[CairoState]):
         cost = state.group_size[idx, seat, colour].astype(np.int32) + 1
         return np.where(expand[:, None], legality.fee_colours(money, colour, cost), money >= 1)
 
-    def _legal_card_mode(self, state: CairoState, idx: np.ndarray, mask: np.ndarray) -> None:
+    def _legal_card_mode(self, state: CairoState, idx: np.ndarray) -> np.ndarray:
         if idx.size == 1:
-            row = int(idx[0])
-            mask[row, ACTIONS.CARD.start:ACTIONS.THREE.stop] = legality.card_modes_row(state, row)
-            return
+            modes = [legality.card_modes_row(state, int(idx[0]))]
+        else:
+            _, hand, _ = legality.seat_cards(state, idx)
+            section = SECTION[state.target[idx]].astype(np.intp)
+            modes = legality.card_modes(hand, section, self._fee_ok(state, idx).any(axis=1))
+        return ACTIONS.block_mask(ACTIONS.CARD, modes, ACTIONS.THREE)
+
+    def _legal_cards_in_hand(self, state: CairoState, idx: np.ndarray) -> np.ndarray:
         _, hand, _ = legality.seat_cards(state, idx)
-        section = SECTION[state.target[idx]].astype(np.intp)
-        modes = legality.card_modes(hand, section, self._fee_ok(state, idx).any(axis=1))
-        mask[idx, ACTIONS.CARD.start:ACTIONS.THREE.stop] = modes
+        return ACTIONS.block_mask(ACTIONS.CARD, hand > 0)
 
-    def _legal_cards_in_hand(self, state: CairoState, idx: np.ndarray, mask: np.ndarray) -> None:
-        _, hand, _ = legality.seat_cards(state, idx)
-        mask[idx, ACTIONS.CARD.start:ACTIONS.CARD.stop] = hand > 0
+    def _legal_fee_colour(self, state: CairoState, idx: np.ndarray) -> np.ndarray:
+        return ACTIONS.block_mask(ACTIONS.COLOUR, self._fee_ok(state, idx))
 
-    def _legal_fee_colour(self, state: CairoState, idx: np.ndarray, mask: np.ndarray) -> None:
-        mask[idx, ACTIONS.COLOUR.start:ACTIONS.COLOUR.stop] = self._fee_ok(state, idx)
-
-    def _legal_payment(self, state: CairoState, idx: np.ndarray, mask: np.ndarray) -> None:
+    def _legal_payment(self, state: CairoState, idx: np.ndarray) -> np.ndarray:
         _, _, money = legality.seat_cards(state, idx)
-        mask[idx, ACTIONS.COLOUR.start:ACTIONS.COLOUR.stop] = legality.payment_colours(
-            money, state.colour[idx].astype(np.intp), state.pay_units[idx], state.pay_half[idx]
-        )
+        return ACTIONS.block_mask(ACTIONS.COLOUR, legality.payment_colours(
+            money, state.colour[idx].astype(np.intp), state.pay_units[idx], state.pay_half[idx]))
 
-    def _legal_lure_target(self, state: CairoState, idx: np.ndarray, mask: np.ndarray) -> None:
+    def _legal_lure_target(self, state: CairoState, idx: np.ndarray) -> np.ndarray:
+        mask = np.zeros((idx.size, self.num_actions), dtype=bool)
         if idx.size == 1:
             cells, legal, _ = legality.lure_row(state, int(idx[0]))
             for cell, ok in zip(cells, legal, strict=True):
                 if ok:
-                    mask[idx[0], ACTIONS.CELL.start + cell] = True
-            return
+                    mask[0, ACTIONS.CELL.start + cell] = True
+            return mask
         cells, legal, _ = legality.lure_options(state, idx)
         rows, slots = np.nonzero(legal)
-        mask[idx[rows], ACTIONS.CELL.start + cells[rows, slots]] = True
+        mask[rows, ACTIONS.CELL.start + cells[rows, slots]] = True
+        return mask
 
-    def _legal_draw_source(self, state: CairoState, idx: np.ndarray, mask: np.ndarray) -> None:
-        mask[idx, ACTIONS.DISPLAY.start:ACTIONS.BARKER.stop] = self._draw_sources(state, idx)
+    def _legal_draw_source(self, state: CairoState, idx: np.ndarray) -> np.ndarray:
+        return ACTIONS.block_mask(ACTIONS.DISPLAY, self._draw_sources(state, idx), ACTIONS.BARKER)
 
     @staticmethod
     def _draw_sources(state: CairoState, idx: np.ndarray) -> np.ndarray:
@@ -381,7 +345,7 @@ class CairoGame(Game[CairoState]):
         return np.concatenate([state.display[idx] >= 0, deck[:, None], barker[:, None]], axis=1)
 
     # ---------------------------------------------------------------- steps by phase
-    def _step(self, state: CairoState, actions: np.ndarray, rows: np.ndarray) -> None:
+    def _apply(self, state: CairoState, rows: np.ndarray, actions: np.ndarray) -> None:
         # The last things a handler does to its rows (finish a build, settle an expansion,
         # check the hand after drawing, end the turn) are queued (``_defer``) and done for
         # every handler's rows together once all have run: each row takes one action a step
@@ -393,8 +357,7 @@ class CairoGame(Game[CairoState]):
         self._pending = {stage: [] for stage in [name for name, _ in last]
                          + ["turn_end", "placement"]}
         try:
-            for handler, idx in self._rows_by_phase(state, rows, self._step_handlers):
-                handler(state, idx, actions[idx])
+            super()._apply(state, rows, actions)
             for stage, run in last:
                 queued = self._pending.pop(stage)  # from here on it runs at once
                 if queued:
@@ -584,6 +547,7 @@ class CairoGame(Game[CairoState]):
         state.display[rows, from_display] = _NONE
         deck = action == ACTIONS.DECK.start
         state.hand[idx[deck], seat[deck], self._take_top(state, idx[deck])] += 1
+        state.revealed[idx[deck], seat[deck]] = True  # the drawer sees its card
         barker = action == ACTIONS.BARKER.start
         state.barkers[idx[barker], seat[barker]] += 1
         state.draws_left[idx] -= 1
@@ -602,6 +566,7 @@ class CairoGame(Game[CairoState]):
             state.display[row, slot] = _NONE
         elif action == ACTIONS.DECK.start:
             state.hand[row, seat, self._take_top_row(state, row)] += 1
+            state.revealed[row, seat] = True  # the drawer sees its card
         elif action == ACTIONS.BARKER.start:
             state.barkers[row, seat] += 1
         state.draws_left[row] -= 1
@@ -779,8 +744,10 @@ class CairoGame(Game[CairoState]):
             for slot, card in enumerate(state.display[row].tolist()):
                 if card < 0:
                     state.display[row, slot] = self._take_top_row(state, row)
+                    state.revealed[row] = True  # a card turned face up
             return
         empty = state.display[idx] < 0  # filling one slot never empties another
+        state.revealed[idx[empty.any(axis=1)]] = True  # cards turned face up
         # The k-th empty slot of each row takes the row's k-th card: one draw per round of
         # rows (about two rounds), not one per slot.
         order = np.argsort(~empty, axis=1, kind="stable")  # each row's empty slots first
@@ -842,7 +809,7 @@ class CairoGame(Game[CairoState]):
         return self.observer.observe(state, player)
 
     def resample_hidden(self, state: CairoState, player: int, seed: int) -> CairoState:
-        return self.observer.resample_hidden(state, player, seed)
+        return resample.resample_hidden(self, state, player, seed)
 
     def scores(self, state: CairoState) -> np.ndarray:
         return scoring.final_scores(state)
@@ -850,8 +817,8 @@ class CairoGame(Game[CairoState]):
     def check_invariants(self, state: CairoState) -> list[str]:
         return check_invariants(state)
 
-    def render(self, state: CairoState, index: int = 0) -> str:
-        return render.render(self, state, index)
+    def render(self, state: CairoState, index: int = 0, seat: int | None = None) -> str:
+        return render.render(self, state, index, seat)
 
     def action_name(self, action: int) -> str:
         return action_name(action)

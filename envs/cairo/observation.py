@@ -1,4 +1,4 @@
-"""What one seat may know (§6, §9.3): the observation encoder and the hidden-state sampler.
+"""What one seat may know (§6, §9.3): the observation encoder (resampling: ``resample.py``).
 
 The observation is egocentric: seats are relabelled relative to the observer (0 = self, then
 the next seats clockwise) and the neutral set, in a 2-player game, comes last. It is one flat
@@ -42,7 +42,6 @@ from envs.cairo.state import CairoState, Phase, Verb
 from envs.core.arrays import last_axis_sums
 from envs.core.game import Game
 from envs.core.layout import ObservationLayout, Piece
-from envs.core.rng import make_rng, random_bits
 
 _BOARD_CACHE = "observation_board"  # Game.state_cache entry of the one-row board parts
 VP_SCALE = 100.0  # VP are divided by this; 36 expansions × (7 + 5 medal VP) < 5 × 100
@@ -386,42 +385,3 @@ class Observer:
         np.take(self.cell_table, self._cell_codes(state, np.intp(seat))[:, :NUM_CELLS], axis=0,
                 out=board, mode="clip")
         boards[seat] = board.copy()
-
-    # ---------------------------------------------------------------- hidden information
-    def resample_hidden(self, state: CairoState, player: int, seed: int) -> CairoState:
-        """A copy with everything ``player`` cannot see redrawn consistently.
-
-        Redrawn: the draw pile's order together with the opponents' hand cards not known from
-        the display (hand sizes and known cards kept), the opponents' money when it is hidden
-        (each colour's total among them kept, so the trays do not change), and every row's
-        random key (future chance).
-        """
-        out = state.copy()
-        num, players = state.batch_size, self.num_players
-        seeds = np.arange(num, dtype=np.int64) + int(seed)
-        out.rng = make_rng(seeds)
-        helper = make_rng(seeds + 0x5EED)
-        opponents = [q for q in range(players) if q != player]
-        for r in range(num):
-            unknown = {q: out.hand[r, q] - out.known[r, q] for q in opponents}
-            pool = list(out.deck[r, : out.deck_size[r]])
-            for q in opponents:
-                pool.extend(np.repeat(np.arange(NUM_CARD_TYPES), unknown[q]))
-                out.hand[r, q] = out.known[r, q]
-            keys = random_bits(helper, np.array([r]), max(len(pool), 1))[0, : len(pool)]
-            shuffled = np.asarray(pool, dtype=np.int8)[np.argsort(keys, kind="stable")]
-            start = 0
-            for q in opponents:
-                count = int(unknown[q].sum())
-                np.add.at(out.hand[r, q], shuffled[start:start + count], 1)
-                start += count
-            out.deck[r] = -1
-            out.deck[r, : len(shuffled) - start] = shuffled[start:]
-            if not self.reveal_money:
-                for c in range(NUM_COLOURS):
-                    total = int(out.money[r, opponents, c].sum())
-                    picks = random_bits(helper, np.array([r]), max(total, 1))[0, :total]
-                    share = np.bincount(picks % np.uint64(len(opponents)),
-                                        minlength=len(opponents))
-                    out.money[r, opponents, c] = share
-        return out

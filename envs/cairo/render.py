@@ -89,9 +89,13 @@ def decision_name(state: CairoState, row: int) -> str:
     return phase.name + (f" ({', '.join(parts)})" if parts else "")
 
 
-def render(game: CairoGame, state: CairoState, index: int = 0) -> str:
-    """A readable text view of game ``index``: board, public information and every hand."""
+def render(game: CairoGame, state: CairoState, index: int = 0, seat: int | None = None) -> str:
+    """A readable text view of game ``index``: the board, the public information and the
+    hands; ``seat``'s view shows only its own hand (the others' sizes and the cards known
+    from the display) and, when money is hidden (``reveal_money=False``), only its own money.
+    ``seat=None`` shows everything."""
     row = index
+    viewer = seat
     players = game.num_players
     stage = Stage(int(state.stage[row])).name
     status = "terminated" if state.terminated[row] else "truncated" if state.truncated[
@@ -112,9 +116,16 @@ def render(game: CairoGame, state: CairoState, index: int = 0) -> str:
         + f" | barker supply {7 - int(state.barkers[row].sum())}"
     )
     scores = final_scores(state.take(row))[0]
+    if viewer is not None:
+        lines[0] += f" | view of seat {viewer}"
     for seat in range(players):
+        sees = viewer is None or viewer == seat
         money = " ".join(f"{COLOUR_LETTERS[c]}{int(state.money[row, seat, c])}"
                          for c in range(NUM_COLOURS))
+        if not (sees or game.options["reveal_money"]):
+            money = "hidden"
+        hand = (_cards(state.hand[row, seat]) if sees
+                else f"{int(state.hand[row, seat].sum())} cards")
         groups = " ".join(f"{COLOUR_LETTERS[c]}{int(state.group_size[row, seat, c])}"
                           for c in range(NUM_COLOURS) if state.stall_cell[row, seat, c] >= 0)
         unplaced = "".join(COLOUR_LETTERS[c] for c in range(NUM_COLOURS)
@@ -126,7 +137,7 @@ def render(game: CairoGame, state: CairoState, index: int = 0) -> str:
         lines.append(
             f"seat {seat}{flags}: VP {int(state.vp[row, seat])} (final {int(scores[seat])}) | "
             f"money {money} | barkers {int(state.barkers[row, seat])} | hand "
-            f"{_cards(state.hand[row, seat])} (known {_cards(state.known[row, seat])}) | "
+            f"{hand} (known {_cards(state.known[row, seat])}) | "
             f"groups {groups or '-'} | unplaced {unplaced or '-'} | medals {medals or '-'}"
         )
     if players == 2:

@@ -2,22 +2,36 @@
 
 A game subclass brings its rules; this base brings what every game shares: option and
 player-count checking, seeding rows as ``seed + i``, validating a batch of actions before
-anything changes, zeroing rewards of finished rows, paying the rank-based terminal reward,
-and caching the legal-action mask between decisions (with the game's ``scratch`` beside it).
+anything changes, dispatching each row to its phase's decision, applying the decisions that
+public information forces, zeroing rewards of finished rows, paying the rank-based terminal
+reward, and caching the legal-action mask between decisions.
 
-What a game must supply (see the toy game in ``tests/toy_game.py`` for a small example):
+What a game supplies (``tests/toy_game.py`` is a complete small example):
 
-* class attributes ``ENV_ID``, ``VERSION``, ``PLAYER_COUNTS``, ``OPTIONS`` (defaults of its
-  keyword options) and, in ``__init__``, ``self.num_actions``, ``self.observation_shape``,
-  ``self.observation_low``/``self.observation_high`` (float32 arrays of that shape) and
-  ``self.max_decisions`` (an upper bound on the decisions of one game, cap included);
-* ``_init(seeds)``, ``_legal_action_mask(state)``, ``_step(state, actions, rows)``,
-  ``observe``, ``scores``, ``render``, ``action_name``, ``decision_name``;
-* for the shared tests: ``resample_hidden`` (the information-leak harness) and
-  ``check_invariants`` (the rules spec's invariants);
-* optionally ``ROW_CHECKED_CACHE = True``, when every entry it keeps in ``state_cache`` is
-  checked row by row against its source arrays (the vector envs then keep the cache when they
-  restart some rows; see ``forget_rows``).
+* class attributes ``ENV_ID``, ``VERSION``, ``PLAYER_COUNTS``, ``DEFAULT_PLAYERS`` (the one
+  player count every command uses by default), ``OPTIONS`` (defaults of its keyword options);
+* in ``__init__``: ``self.num_actions``, ``self.observation_shape``,
+  ``self.observation_low``/``self.observation_high`` (float32 arrays of that shape),
+  ``self.max_decisions`` (an upper bound on the decisions of one game, automatic ones and
+  the cap included), ``self.decisions`` (``phase -> envs.core.decisions.Decision``: one
+  legality and one effect function per phase over an index array of rows, and the public
+  ``forced`` predicate) and ``self.max_chain`` (the most automatic decisions one step can
+  apply);
+* a state (an ``envs.core.state.BatchState``) with a ``phase`` field, (B,) int, the key of
+  the decision each row is asked; handlers set ``state.revealed[row, seat]`` whenever a step
+  shows hidden information to a seat (chance drawn, a card or tile turned, a pile searched);
+* ``_init(seeds)``, ``observe``, ``scores`` (and ``ranking_keys`` for tie-breaks),
+  ``render(state, index, seat=None)``, ``action_name``, ``decision_name``;
+* for the shared tests and search agents: ``resample_hidden`` and ``check_invariants``.
+
+Forced decisions (design.md): after the asked actions, ``step`` applies, round after round,
+every row's decision whose ``forced`` predicate holds (its single legal action), until no row
+has one; ``init`` does the same for the first decisions. ``step_record`` lists them.
+
+Caching (until every game's rules are one implementation without it): the mask is kept on
+the state until the next ``step``; ``state_cache``, ``scratch`` and ``handed`` are kept for
+cairo (``ROW_CHECKED_CACHE`` declares that every entry it keeps in ``state_cache`` is checked
+row by row against its source arrays, so the vector envs keep it when they restart rows).
 """
 
 from __future__ import annotations
@@ -28,8 +42,8 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 import numpy as np
 
+from envs.core.decisions import AutoDecision, Decision, StepRecord, rows_by_phase
 from envs.core.errors import IllegalActionError
-from envs.core.memory import retain_freed_memory
 from envs.core.scratch import Scratch
 from envs.core.state import BatchState
 
@@ -39,6 +53,7 @@ _MASK_CACHE = "_legal_mask_cache"
 _STATE_CACHE = "_game_cache"
 _SCRATCH = "_decision_scratch"
 _HANDED = "_handed_scratch"
+_AUTOMATIC = "_automatic_decisions"
 
 
 def rank_rewards(keys: np.ndarray) -> np.ndarray:
@@ -69,7 +84,11 @@ class Game(abc.ABC, Generic[S]):
     ENV_ID: ClassVar[str]
     VERSION: ClassVar[int]
     PLAYER_COUNTS: ClassVar[tuple[int, ...]]
+    DEFAULT_PLAYERS: ClassVar[int]
     OPTIONS: ClassVar[dict[str, Any]] = {}
+    # The allowed values of options that take one of a few (e.g. ``{"variant": ("standard",
+    # "quick")}``); the others are checked by type only (and by the game's ``__init__``).
+    OPTION_CHOICES: ClassVar[dict[str, tuple[Any, ...]]] = {}
     # True when seats hold information others cannot see; the leak test then demands that
     # resample_hidden actually changes some states.
     HAS_HIDDEN_INFO: ClassVar[bool] = False
@@ -82,10 +101,12 @@ class Game(abc.ABC, Generic[S]):
     observation_low: np.ndarray
     observation_high: np.ndarray
     max_decisions: int
+    decisions: dict[int, Decision]
+    max_chain: int = 0
 
     def __init__(self, num_players: int | None = None, **options: Any):
         if num_players is None:
-            num_players = self.PLAYER_COUNTS[0]
+            num_players = self.DEFAULT_PLAYERS
         if isinstance(num_players, bool) or not isinstance(num_players, (int, np.integer)):
             raise ValueError(f"{self.ENV_ID}: num_players must be an int, got {num_players!r}")
         if num_players not in self.PLAYER_COUNTS:
@@ -107,6 +128,10 @@ class Game(abc.ABC, Generic[S]):
                     f"{self.ENV_ID}: option {key} must be {type(default).__name__}, "
                     f"got {value!r}"
                 )
+            choices = self.OPTION_CHOICES.get(key)
+            if choices is not None and value not in choices:
+                raise ValueError(f"{self.ENV_ID}: option {key}={value!r} is not one of "
+                                 f"{', '.join(map(repr, choices))}")
             resolved[key] = value
         self.num_players = int(num_players)
         self.options = resolved
@@ -127,11 +152,14 @@ class Game(abc.ABC, Generic[S]):
         return self.init_rows(np.arange(batch_size, dtype=np.int64) + int(seed))
 
     def init_rows(self, seeds: np.ndarray) -> S:
-        """A batch of new games with one explicit seed per row, ``(B,)`` int64."""
-        seeds = np.asarray(seeds, dtype=np.int64)
-        if seeds.size > 1:  # batched play: large per-step arrays, see ``envs.core.memory``
-            retain_freed_memory()
-        return self._init(seeds)
+        """A batch of new games with one explicit seed per row, ``(B,)`` int64.
+
+        The games' first decisions that public information forces are applied (see
+        ``step_record``).
+        """
+        state = self._init(np.asarray(seeds, dtype=np.int64))
+        self._apply_forced(state, np.arange(state.batch_size))
+        return state
 
     def legal_action_mask(self, state: S) -> np.ndarray:
         """(B, A) bool, read-only; all False where the game is over.
@@ -141,11 +169,30 @@ class Game(abc.ABC, Generic[S]):
         """
         cached = state.__dict__.get(_MASK_CACHE)
         if cached is None:
-            cached = self._legal_action_mask(state)
-            cached[state.done] = False
+            cached = np.zeros((state.batch_size, self.num_actions), dtype=bool)
+            live = np.flatnonzero(~state.done)
+            for phase, sel in rows_by_phase(state.phase, live) if live.size else ():
+                idx = live[sel]
+                cached[idx] = self.decisions[phase].legal(state, idx)
             cached.flags.writeable = False
             state.__dict__[_MASK_CACHE] = cached
         return cached
+
+    def take(self, state: S, rows: np.ndarray) -> S:
+        """``state.take(rows)`` with the legal mask of those rows, when it is already known,
+        carried along (so a sub-batch, e.g. the rows one agent plays, is not checked again)."""
+        part = state.take(rows)
+        mask = state.__dict__.get(_MASK_CACHE)
+        if mask is not None:
+            part_mask = mask[np.atleast_1d(np.asarray(rows))]
+            part_mask.flags.writeable = False
+            part.__dict__[_MASK_CACHE] = part_mask
+        return part
+
+    def step_record(self, state: S) -> StepRecord:
+        """What the last ``step`` (or ``init``) of ``state`` did besides the asked actions:
+        the seats it showed hidden information to and the automatic decisions it applied."""
+        return StepRecord(state.revealed, state.__dict__.get(_AUTOMATIC, ()))
 
     @staticmethod
     def invalidate(state: S) -> None:
@@ -222,7 +269,9 @@ class Game(abc.ABC, Generic[S]):
         return cached[1]
 
     def step(self, state: S, actions: np.ndarray) -> S:
-        """Apply one action per row; finished rows ignore theirs and get zero rewards.
+        """Apply one action per row, then the decisions it leaves that public information
+        forces; finished rows ignore theirs and get zero rewards. The state is changed in
+        place (and returned): keep ``state.copy()`` to compare or go back.
 
         Raises:
             ValueError: ``actions`` has the wrong shape or is not integer.
@@ -230,48 +279,84 @@ class Game(abc.ABC, Generic[S]):
                 state is unchanged.
         """
         actions = self._check_actions(state, actions)
-        if state.batch_size == 1:
-            return self._step_one(state, actions)
-        live = ~state.done
+        live = np.flatnonzero(~state.done)
         mask = self.legal_action_mask(state)
-        in_range = (actions >= 0) & (actions < self.num_actions)
-        legal = np.zeros(state.batch_size, dtype=bool)
-        legal[in_range] = mask[in_range, actions[in_range]]
-        bad = live & ~legal
-        if bad.any():
-            self._raise_illegal(state, actions, int(np.flatnonzero(bad)[0]), mask)
+        chosen = actions[live]
+        in_range = (chosen >= 0) & (chosen < self.num_actions)
+        legal = in_range.copy()
+        legal[in_range] = mask[live[in_range], chosen[in_range]]
+        if not legal.all():
+            self._raise_illegal(state, actions, int(live[np.argmin(legal)]), mask)
         state.__dict__.pop(_MASK_CACHE, None)
         state.rewards[:] = 0.0
-        if live.any():
-            self._step_with_scratch(state, actions, live)
-            ended = live & state.done
-            if ended.any():
+        state.revealed[:] = False
+        state.__dict__.pop(_AUTOMATIC, None)
+        if live.size:
+            self._step_with_scratch(state, live, chosen)
+            self._apply_forced(state, live)
+            ended = live[state.done[live]]
+            if ended.size:
                 state.current_player[ended] = -1
                 state.rewards[ended] = rank_rewards(self.ranking_keys(state.take(ended)))
         return state
 
-    def _step_one(self, state: S, actions: np.ndarray) -> S:
-        """``step`` of a batch of one, with Python scalars: a fraction of the NumPy calls."""
-        if state.terminated[0] or state.truncated[0]:
-            state.rewards[:] = 0.0
-            return state
-        mask = self.legal_action_mask(state)
-        action = int(actions[0])
-        if not (0 <= action < self.num_actions and mask[0, action]):
-            self._raise_illegal(state, actions, 0, mask)
-        state.__dict__.pop(_MASK_CACHE, None)
-        state.rewards[:] = 0.0
-        self._step_with_scratch(state, actions, np.ones(1, dtype=bool))
-        if state.terminated[0] or state.truncated[0]:
-            state.current_player[0] = -1
-            state.rewards[0] = rank_rewards(self.ranking_keys(state))[0]
-        return state
+    def _apply(self, state: S, rows: np.ndarray, actions: np.ndarray) -> None:
+        """Apply validated ``actions`` (R,) of live ``rows`` (R,): each phase's ``apply``.
 
-    def _step_with_scratch(self, state: S, actions: np.ndarray, rows: np.ndarray) -> None:
-        """``_step`` with the old ``scratch`` ``handed`` over and a new one begun."""
+        A game may wrap this (cairo finishes what its handlers queue); it sets
+        ``terminated``/``truncated`` of rows that end, and the base pays the rewards.
+        """
+        for phase, sel in rows_by_phase(state.phase, rows):
+            self.decisions[phase].apply(state, rows[sel], actions[sel])
+
+    def _apply_forced(self, state: S, rows: np.ndarray) -> None:
+        """Apply the forced decisions of ``rows``, round after round, until none is left.
+
+        Each round asks every live row's decision whether public information forces it, and
+        applies the single legal action of those that are; a row leaves the loop at its
+        first decision that must be asked, or when its game ends.
+        """
+        automatic = []
+        for _ in range(self.max_chain + 1):
+            rows = rows[~state.done[rows]]
+            forced_rows = []
+            for phase, sel in rows_by_phase(state.phase, rows) if rows.size else ():
+                test = self.decisions[phase].forced
+                if test is not None:
+                    idx = rows[sel]
+                    forced_rows.append(idx[test(state, idx)])
+            rows = np.concatenate(forced_rows) if forced_rows else rows[:0]
+            if not rows.size:
+                break
+            rows.sort()
+            actions = np.zeros(rows.size, dtype=np.int64)
+            phases = state.phase[rows].copy()
+            for phase, sel in rows_by_phase(state.phase, rows):
+                legal = self.decisions[phase].legal(state, rows[sel])
+                counts = legal.sum(axis=1)
+                if (counts != 1).any():
+                    bad = int(np.argmax(counts != 1))
+                    row = int(rows[sel][bad])
+                    raise RuntimeError(
+                        f"{self.ENV_ID}: row {row}: decision {self.decision_name(state, row)!r} "
+                        f"is forced but has {int(counts[bad])} legal actions (a bug of the "
+                        "game's forced predicate)")
+                actions[sel] = np.argmax(legal, axis=1)
+            automatic.append(AutoDecision(rows, state.current_player[rows].copy(), phases,
+                                          actions))
+            state.__dict__.pop(_MASK_CACHE, None)
+            self._step_with_scratch(state, rows, actions)
+        else:
+            raise RuntimeError(f"{self.ENV_ID}: more than max_chain={self.max_chain} automatic "
+                               "decisions in one step")
+        if automatic:
+            state.__dict__[_AUTOMATIC] = (*state.__dict__.get(_AUTOMATIC, ()), *automatic)
+
+    def _step_with_scratch(self, state: S, rows: np.ndarray, actions: np.ndarray) -> None:
+        """``_apply`` with the old ``scratch`` ``handed`` over and a new one begun."""
         state.__dict__[_HANDED] = state.__dict__.pop(_SCRATCH, None)
         try:
-            self._step(state, actions, rows)
+            self._apply(state, rows, actions)
         except BaseException:
             state.__dict__.pop(_SCRATCH, None)  # it would describe a half-made state
             raise
@@ -302,17 +387,6 @@ class Game(abc.ABC, Generic[S]):
         """New games, one per seed."""
 
     @abc.abstractmethod
-    def _legal_action_mask(self, state: S) -> np.ndarray:
-        """(B, A) bool, a fresh array."""
-
-    @abc.abstractmethod
-    def _step(self, state: S, actions: np.ndarray, rows: np.ndarray) -> None:
-        """Apply validated ``actions`` of the selected live ``rows`` in place.
-
-        Sets ``terminated``/``truncated`` of rows that end; the base pays the rewards.
-        """
-
-    @abc.abstractmethod
     def observe(self, state: S, player: int | np.ndarray) -> np.ndarray:
         """(B, *observation_shape) float32: what ``player`` (int or (B,)) may know."""
 
@@ -321,8 +395,9 @@ class Game(abc.ABC, Generic[S]):
         """(B, P) float: the game's own victory points or money."""
 
     @abc.abstractmethod
-    def render(self, state: S, index: int = 0) -> str:
-        """A readable text board of one game in the batch."""
+    def render(self, state: S, index: int = 0, seat: int | None = None) -> str:
+        """A readable text board of one game in the batch: what ``seat`` may know, or the
+        full (omniscient, debugging) view when ``seat`` is None."""
 
     @abc.abstractmethod
     def action_name(self, action: int) -> str:

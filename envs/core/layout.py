@@ -60,6 +60,15 @@ class ActionLayout:
         """Readable name of one action."""
         return self.names[action]
 
+    def block_mask(self, first: ActionRange, values: np.ndarray,
+                   last: ActionRange | None = None) -> np.ndarray:
+        """(R, A) bool: ``values`` (R, n) over the actions of ``first`` (through ``last``),
+        False elsewhere: the mask of a decision whose legal actions lie in one block."""
+        stop = (last or first).stop
+        mask = np.zeros((len(values), self.size), dtype=bool)
+        mask[:, first.start:stop] = values
+        return mask
+
 
 @dataclasses.dataclass(frozen=True)
 class Piece:

@@ -22,6 +22,15 @@ class BatchState:
     truncated: np.ndarray  # (B,) bool, the game hit the safety cap on its length
     rewards: np.ndarray  # (B, P) float32, rewards from the last step
     rng: np.ndarray  # (B, 2) uint64, per-row random key and counter (envs.core.rng)
+    # (B, P) bool, the seats the last step (or ``init``) showed hidden information to: a
+    # chance outcome drawn, a card or tile turned, a pile searched, automatic decisions
+    # included. ``Game.step`` clears it; the game's handlers set it. Left out of the
+    # constructor, it starts all False.
+    revealed: np.ndarray = dataclasses.field(default=None, kw_only=True)
+
+    def __post_init__(self) -> None:
+        if self.revealed is None:
+            self.revealed = np.zeros(self.rewards.shape, dtype=bool)
 
     def __getstate__(self) -> dict[str, np.ndarray]:
         # Caches kept on the object by the game (names starting with "_") are derived data:

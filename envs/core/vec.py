@@ -17,6 +17,7 @@ import numpy as np
 from gymnasium import spaces
 
 from envs.core.game import Game
+from envs.core.memory import retain_freed_memory
 from envs.core.state import BatchState
 
 _SMALL = 1 << 18  # bytes below which ``_fresh_zeros`` clears heap memory instead
@@ -57,6 +58,8 @@ class VecGameEnv:
             raise ValueError(f"num_envs must be a positive int, got {num_envs!r}")
         if num_envs < 1:
             raise ValueError(f"num_envs must be a positive int, got {num_envs}")
+        if num_envs > 1:  # batched play: large per-step arrays, see ``envs.core.memory``
+            retain_freed_memory()
         self.game = game
         self.num_envs = int(num_envs)
         self.num_players = game.num_players

@@ -3,12 +3,14 @@
 A position starts from an empty board in the MAIN stage with seat 0 to act, empty hands, no
 money, the spec's standard customer layout of Examples 6–9 (red (1,0), yellow (12,0), green
 (6,5), blue (1,11), white (12,11), purple off the board), and then gets stalls, expansions,
-cards and money put on it. Every helper ends by invalidating the cached mask.
+cards and money put on it. Every helper ends by invalidating the cached mask. Every action
+played goes through ``embedding.Embedded``: alone and as one row of a batch of other games.
 """
 
 from __future__ import annotations
 
 import numpy as np
+from embedding import Embedded
 
 from envs.cairo import CairoGame
 from envs.cairo.data import (
@@ -32,6 +34,7 @@ class Position:
 
     def __init__(self, players: int = 3, **options):
         self.game = CairoGame(players, **options)
+        self.embedded = Embedded(self.game)
         self.state: CairoState = self.game.init(1, seed=0)
         s = self.state
         s.stage[:] = Stage.MAIN
@@ -124,7 +127,7 @@ class Position:
         """Step the named actions (e.g. ``"EXPAND_red"``, ``"CELL_3_5"``) one after another."""
         for name in names:
             action = ACTIONS.names.index(name)
-            self.state = self.game.step(self.state, np.array([action]))
+            self.state = self.embedded.step(self.state, action)
         return self
 
     def legal_cells(self) -> set[tuple[int, int]]:
