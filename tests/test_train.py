@@ -258,3 +258,14 @@ def test_run_with_action_hints_loads_them_with_its_checkpoint(tmp_path, toy_base
     with pytest.raises(SystemExit, match="hint agent 'lowest_first' of toy has no "
                                          "action_values"):
         main([*TINY, "--hints", "lowest_first"])
+
+
+def test_a_game_preset_fills_the_options_not_given(monkeypatch):
+    from train import presets
+    from train.config import resolve
+
+    monkeypatch.setitem(presets.PRESETS, "toy", {"timesteps": 1234, "ent_coef": 0.05})
+    cfg, _ = resolve(["--env", "toy", "--ent-coef", "0.02"])
+    assert (cfg.timesteps, cfg.ent_coef) == (1234, 0.02)
+    cfg, _ = resolve(["--env", "toy", "--no-preset"])
+    assert cfg.timesteps == Config().timesteps

@@ -35,7 +35,9 @@ class Config:
     env: str | None = None
     """env id to train on (see envs.list_envs()); with --resume, taken from the checkpoint"""
     players: int | None = None
-    """seats per game; by default 3 where the game allows it, else its smallest count"""
+    """seats per game; by default the game's DEFAULT_PLAYERS"""
+    preset: bool = True
+    """apply the game's tuned defaults (train/presets.py) to the options not given"""
     game_options: str = "{}"
     """game options as a JSON object, e.g. '{"reveal_money": false}'"""
 
@@ -258,6 +260,7 @@ def resolve(argv: Sequence[str] | None = None) -> tuple[Config, dict[str, Any] |
     from agents.policy import checkpoint_info
     from envs.core.registry import game_class, list_envs, make_game
     from train.pool import scripted_agent_names
+    from train.presets import PRESETS
 
     cfg, given = parse_args(argv)
     resumed = None
@@ -266,6 +269,9 @@ def resolve(argv: Sequence[str] | None = None) -> tuple[Config, dict[str, Any] |
         cfg = merge_resumed(resumed.get("config", {}), cfg, given)
     if cfg.env is None:
         raise ValueError(f"--env is required; registered: {', '.join(list_envs())}")
+    if resumed is None and cfg.preset:
+        cfg = dataclasses.replace(cfg, **{k: v for k, v in PRESETS.get(cfg.env, {}).items()
+                                          if k not in given})
     version = game_class(cfg.env).VERSION
     cfg = dataclasses.replace(cfg, players=cfg.resolved_players(),
                               ray=cfg.ray or cfg.ray_address is not None)
