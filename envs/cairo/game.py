@@ -28,9 +28,14 @@ Implementation choices (numbered after the spec's ambiguity list, §8, where the
 7. (§9.2 ``auto_pay``) With ``auto_pay=True`` the fee colour is the richest colour that keeps
    the build payable, and an expansion pays ``min(N, h)`` of its colour, then each substitute
    coin from the richest other colour (lowest index on ties), as the spec describes.
-8. The state and its enums live in ``state.py`` and the masks in ``legality.py`` so that the
-   helper modules share them without an import cycle. ``Stage`` is the spec's phase of §4.1;
-   ``Phase`` is the decision asked (§4.2).
+8. The state and its enums live in ``state.py``. Each rule of §5 is written once, in the
+   module of its subject: ``stalls.py`` (where a stall tile may stand, §5.3, §5.6, §5.9),
+   ``expansion.py`` (where a group may grow, §5.4), ``lure.py`` (§5.7), ``cards.py`` (card
+   modes, the joker fee, affordability and payment coins, §5.2, §5.4), ``board.py`` (the
+   reachability rule and walking distances, §5.1) and ``scoring.py`` (VP, medals, payouts,
+   §5.4–§5.7, §7); ``legality.py`` combines them into the mask of each decision, and this
+   module applies the effects. ``Stage`` is the spec's phase of §4.1; ``Phase`` is the
+   decision asked (§4.2).
 
 ======================  =============================================================
 players                 2, 3, 4
@@ -48,7 +53,7 @@ from typing import Any
 
 import numpy as np
 
-from envs.cairo import legality, observation, render, resample, scoring
+from envs.cairo import cards, legality, observation, render, resample, scoring
 from envs.cairo.board import NEIGHBOURS, any_direction
 from envs.cairo.data import (
     CARD_ID_TYPE,
@@ -59,7 +64,6 @@ from envs.cairo.data import (
     HAND_LIMIT,
     NEUTRAL,
     NEUTRAL_STEPS,
-    NUM_BARKERS,
     NUM_CARD_TYPES,
     NUM_CARDS,
     NUM_CELLS,
@@ -67,7 +71,6 @@ from envs.cairo.data import (
     NUM_CUSTOMERS_ON_BOARD,
     NUM_OWNERS,
     NUM_STANDARD_TYPES,
-    SECTION,
     SETUP_STALLS,
     START_HAND,
     START_MONEY,
@@ -225,7 +228,6 @@ class CairoGame(Game[CairoState]):
         while idx.size:
             idx = self._impossible_placements(state, idx)
             state.placements[idx] += 1
-            Game.scratch(state).forget(idx)  # what it knows of the skipped placement
             idx = self._set_up_placements(state, idx)
 
     def _set_up_placements(self, state: CairoState, idx: np.ndarray) -> np.ndarray:
@@ -262,8 +264,10 @@ class CairoGame(Game[CairoState]):
         """The rows of ``idx`` whose pending placement has no legal option."""
         own = state.stage[idx] == STAGE.SETUP
         possible = np.zeros(idx.size, dtype=bool)
-        possible[own] = legality.place_colour_mask(state, idx[own]).any(axis=1)
-        possible[~own] = any_direction(legality.stall_options(state, idx[~own])).any(axis=1)
+        if own.any():
+            possible[own] = legality.place_colour_mask(state, idx[own]).any(axis=1)
+        if not own.all():
+            possible[~own] = any_direction(legality.stall_options(state, idx[~own])).any(axis=1)
         return idx[~possible]
 
     # ---------------------------------------------------------------- masks by phase
@@ -274,11 +278,8 @@ class CairoGame(Game[CairoState]):
         return ACTIONS.block_mask(ACTIONS.CELL, any_direction(legality.stall_options(state, idx)))
 
     def _legal_stall_dir(self, state: CairoState, idx: np.ndarray) -> np.ndarray:
-        target = state.target[idx].astype(np.intp)
-        limit = np.zeros((idx.size, NUM_CELLS), dtype=bool)
-        limit[np.arange(idx.size), target] = True
-        options = legality.stall_options(state, idx, limit)
-        return ACTIONS.block_mask(ACTIONS.DIR, options[np.arange(idx.size), target])
+        options = legality.stall_options(state, idx)
+        return ACTIONS.block_mask(ACTIONS.DIR, options[np.arange(idx.size), state.target[idx]])
 
     def _legal_turn(self, state: CairoState, idx: np.ndarray) -> np.ndarray:
         return legality.turn_mask(state, idx, self.options["move_requires_blocked"])
@@ -286,63 +287,29 @@ class CairoGame(Game[CairoState]):
     def _legal_expand_cell(self, state: CairoState, idx: np.ndarray) -> np.ndarray:
         return ACTIONS.block_mask(ACTIONS.CELL, legality.expansion_options(state, idx))
 
-    def _fee_ok(self, state: CairoState, idx: np.ndarray) -> np.ndarray:
-        """(R, 6) bool: fee colours that can be paid and keep the pending build payable."""
-        seat, _, money = legality.seat_cards(state, idx)
-        expand = state.verb[idx] == VERB.EXPAND
-        colour = np.maximum(state.colour[idx], 0).astype(np.intp)
-        cost = state.group_size[idx, seat, colour].astype(np.int32) + 1
-        return np.where(expand[:, None], legality.fee_colours(money, colour, cost), money >= 1)
-
     def _legal_card_mode(self, state: CairoState, idx: np.ndarray) -> np.ndarray:
-        if idx.size == 1:
-            modes = [legality.card_modes_row(state, int(idx[0]))]
-        else:
-            _, hand, _ = legality.seat_cards(state, idx)
-            section = SECTION[state.target[idx]].astype(np.intp)
-            modes = legality.card_modes(hand, section, self._fee_ok(state, idx).any(axis=1))
-        return ACTIONS.block_mask(ACTIONS.CARD, modes, ACTIONS.THREE)
+        return ACTIONS.block_mask(ACTIONS.CARD, legality.card_mode_mask(state, idx), ACTIONS.THREE)
 
     def _legal_cards_in_hand(self, state: CairoState, idx: np.ndarray) -> np.ndarray:
-        _, hand, _ = legality.seat_cards(state, idx)
+        _, hand, _ = cards.seat_cards(state, idx)
         return ACTIONS.block_mask(ACTIONS.CARD, hand > 0)
 
     def _legal_fee_colour(self, state: CairoState, idx: np.ndarray) -> np.ndarray:
-        return ACTIONS.block_mask(ACTIONS.COLOUR, self._fee_ok(state, idx))
+        return ACTIONS.block_mask(ACTIONS.COLOUR, legality.fee_colours(state, idx))
 
     def _legal_payment(self, state: CairoState, idx: np.ndarray) -> np.ndarray:
-        _, _, money = legality.seat_cards(state, idx)
-        return ACTIONS.block_mask(ACTIONS.COLOUR, legality.payment_colours(
-            money, state.colour[idx].astype(np.intp), state.pay_units[idx], state.pay_half[idx]))
+        return ACTIONS.block_mask(ACTIONS.COLOUR, legality.payment_mask(state, idx))
 
     def _legal_lure_target(self, state: CairoState, idx: np.ndarray) -> np.ndarray:
         mask = np.zeros((idx.size, self.num_actions), dtype=bool)
-        if idx.size == 1:
-            cells, legal, _ = legality.lure_row(state, int(idx[0]))
-            for cell, ok in zip(cells, legal, strict=True):
-                if ok:
-                    mask[0, ACTIONS.CELL.start + cell] = True
-            return mask
-        cells, legal, _ = legality.lure_options(state, idx)
+        cells, legal, _ = legality.lure_targets(state, idx)
         rows, slots = np.nonzero(legal)
         mask[rows, ACTIONS.CELL.start + cells[rows, slots]] = True
         return mask
 
     def _legal_draw_source(self, state: CairoState, idx: np.ndarray) -> np.ndarray:
-        return ACTIONS.block_mask(ACTIONS.DISPLAY, self._draw_sources(state, idx), ACTIONS.BARKER)
-
-    @staticmethod
-    def _draw_sources(state: CairoState, idx: np.ndarray) -> np.ndarray:
-        """(R, 6) bool: display slots 0..3, the deck and the barker supply (§5.8.1)."""
-        if idx.size == 1:  # plain ints
-            row = int(idx[0])
-            deck = state.deck_size[row] > 0 or state.discard[row].sum() > 0
-            barker = state.barkers[row].sum() < NUM_BARKERS
-            return np.array([[card >= 0 for card in state.display[row].tolist()]
-                             + [deck, barker]])
-        deck = (state.deck_size[idx] > 0) | (last_axis_sums(state.discard[idx]) > 0)
-        barker = last_axis_sums(state.barkers[idx]) < NUM_BARKERS
-        return np.concatenate([state.display[idx] >= 0, deck[:, None], barker[:, None]], axis=1)
+        return ACTIONS.block_mask(ACTIONS.DISPLAY, legality.draw_sources(state, idx),
+                                  ACTIONS.BARKER)
 
     # ---------------------------------------------------------------- steps by phase
     def _apply(self, state: CairoState, rows: np.ndarray, actions: np.ndarray) -> None:
@@ -350,10 +317,9 @@ class CairoGame(Game[CairoState]):
         # check the hand after drawing, end the turn) are queued (``_defer``) and done for
         # every handler's rows together once all have run: each row takes one action a step
         # and rows never interact, so the order is immaterial, and one pass costs a fraction
-        # of one per handler. A batch of one has one handler a step: it queues only what
-        # ``_after_step`` takes.
+        # of one per handler.
         last = (("build", self._finish_build), ("expansion", self._resolve_expansion),
-                ("draws", self._after_draws)) if state.batch_size > 1 else ()
+                ("draws", self._after_draws))
         self._pending = {stage: [] for stage in [name for name, _ in last]
                          + ["turn_end", "placement"]}
         try:
@@ -380,17 +346,10 @@ class CairoGame(Game[CairoState]):
 
     def _after_step(self, state: CairoState, ending: list[np.ndarray],
                     placing: list[np.ndarray]) -> None:
-        """End the step's ended turns and check its new placements (``_begin_placement``).
-
-        Every row with a turn or a placement next whose board changed gets the analysis its
-        next mask reads (``legality.prepare_boards``) in one pass: the pass costs about the
-        same for a few boards as for a hundred.
-        """
+        """End the step's ended turns and check its new placements (``_begin_placement``)."""
         ended = np.concatenate(ending) if ending else np.zeros(0, dtype=np.intp)
         self._end_turns(state, ended)
         placed = np.concatenate(placing) if placing else np.zeros(0, dtype=np.intp)
-        if state.batch_size > 1:
-            legality.prepare_boards(state, np.concatenate([ended, placed]))
         self._skip_impossible_placements(state, placed[state.stage[placed] != STAGE.MAIN])
 
     def _end_turn(self, state: CairoState, idx: np.ndarray) -> None:
@@ -405,7 +364,6 @@ class CairoGame(Game[CairoState]):
     def _apply_stall_cell(self, state: CairoState, idx: np.ndarray, action: np.ndarray) -> None:
         state.target[idx] = action - ACTIONS.CELL.start
         state.phase[idx] = PHASE.STALL_DIR
-        legality.hand_on_stall_options(state, idx)
 
     def _apply_stall_dir(self, state: CairoState, idx: np.ndarray, action: np.ndarray) -> None:
         state.target_entrance[idx] = NEIGHBOURS[state.target[idx], action - ACTIONS.DIR.start]
@@ -418,10 +376,6 @@ class CairoGame(Game[CairoState]):
         state.phase[idx[~placing]] = PHASE.CARD_MODE
 
     def _apply_turn(self, state: CairoState, idx: np.ndarray, action: np.ndarray) -> None:
-        if idx.size == 1:
-            self._apply_turn_row(state, idx, int(action[0]))
-            return
-        legality.hand_on_summaries(state, idx)
         for verb, block, phase in _TURN_VERBS:
             chosen = (action >= block.start) & (action < block.stop)
             state.verb[idx[chosen]] = verb
@@ -434,23 +388,6 @@ class CairoGame(Game[CairoState]):
         passing = idx[action == ACTIONS.PASS.start]
         state.dropped[passing, state.current_player[passing]] = True
         self._end_turn(state, passing)
-
-    def _apply_turn_row(self, state: CairoState, idx: np.ndarray, action: int) -> None:
-        """``_apply_turn`` of one row by scalar indexing (a fancy index costs a microsecond)."""
-        row = int(idx[0])
-        for verb, block, phase in _TURN_VERBS:
-            if block.start <= action < block.stop:
-                state.verb[row] = verb
-                state.colour[row] = action - block.start
-                state.phase[row] = phase
-                return
-        if action == ACTIONS.DRAW.start:
-            state.verb[row] = VERB.DRAW
-            state.draws_left[row] = DRAWS_PER_ACTION
-            state.phase[row] = PHASE.DRAW_SOURCE
-            return
-        state.dropped[row, state.current_player[row]] = True  # PASS
-        self._end_turn(state, idx)
 
     def _apply_expand_cell(self, state: CairoState, idx: np.ndarray, action: np.ndarray) -> None:
         state.target[idx] = action - ACTIONS.CELL.start
@@ -469,7 +406,8 @@ class CairoGame(Game[CairoState]):
         self._finish_build(state, single[~joker])
         if self.options["auto_pay"]:
             money = state.money[fee_rows, state.current_player[fee_rows]]
-            richest = np.argmax(np.where(self._fee_ok(state, fee_rows), money, -1), axis=1)
+            richest = np.argmax(np.where(legality.fee_colours(state, fee_rows), money, -1),
+                                axis=1)
             self._pay_fee(state, fee_rows, richest)
 
     def _apply_three_pick(self, state: CairoState, idx: np.ndarray, action: np.ndarray) -> None:
@@ -495,20 +433,12 @@ class CairoGame(Game[CairoState]):
         self._resolve_expansion(state, idx[(state.pay_units[idx] == 0) & ~state.pay_half[idx]])
 
     def _apply_lure_target(self, state: CairoState, idx: np.ndarray, action: np.ndarray) -> None:
-        if idx.size == 1:
-            cells, _, cost = legality.lure_row(state, int(idx[0]))
-            self._apply_lure_target_row(state, idx, int(action[0]), cells, cost)
-            return
-        cells, _, cost = legality.lure_options(state, idx, in_step=True)
+        cells, _, cost = legality.lure_targets(state, idx, in_step=True)
         target = action - ACTIONS.CELL.start
         rows = np.arange(idx.size)
         slot = np.argmax(cells == target[:, None], axis=1)
         seat = state.current_player[idx]
         colour = state.colour[idx].astype(np.intp)
-        # A customer leaving an entrance for another leaves the target cells (customers and
-        # entrances) as they were, and with them the board summaries.
-        from_entrance = state.entrance[idx, state.customer[idx, colour]] >= 0
-        legality.hand_on_summaries(state, idx[from_entrance])
         state.barkers[idx, seat] -= cost[rows, slot].astype(np.int8)
         off_board = np.argmax(state.customer[idx] < 0, axis=1)
         state.customer[idx, off_board] = target  # the swap of §5.7 effect 3
@@ -516,27 +446,7 @@ class CairoGame(Game[CairoState]):
         scoring.pay_lure(state, idx, seat, colour, slot)
         self._end_turn(state, idx)
 
-    def _apply_lure_target_row(self, state: CairoState, idx: np.ndarray, action: int,
-                               cells: list[int], cost: list[int]) -> None:
-        """``_apply_lure_target`` of one row by scalar indexing, the same steps in order."""
-        row = int(idx[0])
-        target = action - ACTIONS.CELL.start
-        slot = next((k for k, cell in enumerate(cells) if cell == target), 0)
-        seat = int(state.current_player[row])
-        colour = int(state.colour[row])
-        state.barkers[row, seat] -= cost[slot]
-        customers = state.customer[row].tolist()
-        off_board = next((k for k, cell in enumerate(customers) if cell < 0), 0)
-        state.customer[row, off_board] = target  # the swap of §5.7 effect 3
-        state.customer[row, colour] = _NONE
-        scoring.pay_lure_row(state, row, seat, colour, slot)
-        self._end_turn(state, idx)
-
     def _apply_draw_source(self, state: CairoState, idx: np.ndarray, action: np.ndarray) -> None:
-        if idx.size == 1:
-            self._apply_draw_source_row(state, idx, int(action[0]))
-            return
-        legality.hand_on_summaries(state, idx)
         seat = state.current_player[idx]
         slot = action - ACTIONS.DISPLAY.start
         shown = slot < DISPLAY_SLOTS
@@ -551,27 +461,8 @@ class CairoGame(Game[CairoState]):
         barker = action == ACTIONS.BARKER.start
         state.barkers[idx[barker], seat[barker]] += 1
         state.draws_left[idx] -= 1
-        more = (state.draws_left[idx] > 0) & self._draw_sources(state, idx).any(axis=1)
+        more = (state.draws_left[idx] > 0) & legality.draw_sources(state, idx).any(axis=1)
         self._after_draws(state, idx[~more])
-
-    def _apply_draw_source_row(self, state: CairoState, idx: np.ndarray, action: int) -> None:
-        """``_apply_draw_source`` of one row by scalar indexing, the same steps in order."""
-        row = int(idx[0])
-        seat = int(state.current_player[row])
-        slot = action - ACTIONS.DISPLAY.start
-        if slot < DISPLAY_SLOTS:
-            card = int(state.display[row, slot])
-            state.hand[row, seat, card] += 1
-            state.known[row, seat, card] += 1
-            state.display[row, slot] = _NONE
-        elif action == ACTIONS.DECK.start:
-            state.hand[row, seat, self._take_top_row(state, row)] += 1
-            state.revealed[row, seat] = True  # the drawer sees its card
-        elif action == ACTIONS.BARKER.start:
-            state.barkers[row, seat] += 1
-        state.draws_left[row] -= 1
-        if not (state.draws_left[row] > 0 and self._draw_sources(state, idx).any()):
-            self._after_draws(state, idx)
 
     def _after_draws(self, state: CairoState, idx: np.ndarray) -> None:
         """Hand limit (§5.8.2): discard while more than 4 stall cards, else end the turn."""
@@ -583,7 +474,6 @@ class CairoGame(Game[CairoState]):
         self._end_turn(state, idx[~over])
 
     def _apply_discard(self, state: CairoState, idx: np.ndarray, action: np.ndarray) -> None:
-        legality.hand_on_summaries(state, idx)
         self._play_card(state, idx, action - ACTIONS.CARD.start)
         self._after_draws(state, idx)
 
@@ -672,9 +562,7 @@ class CairoGame(Game[CairoState]):
         self._end_turn(state, idx)
 
     # ---------------------------------------------------------------- turns and chance
-    def _start_turn(self, state: CairoState, idx: np.ndarray | int) -> None:
-        if isinstance(idx, np.ndarray) and idx.size == 1:
-            idx = int(idx[0])  # scalar item assignments below, not fancy ones
+    def _start_turn(self, state: CairoState, idx: np.ndarray) -> None:
         state.phase[idx] = PHASE.TURN
         state.verb[idx] = VERB.NONE
         state.colour[idx] = _NONE
@@ -688,9 +576,6 @@ class CairoGame(Game[CairoState]):
     def _end_turns(self, state: CairoState, idx: np.ndarray) -> None:
         """Refill the display, check the end trigger, then the next seat, the end or the cap."""
         if not idx.size:
-            return
-        if idx.size == 1:
-            self._end_turn_row(state, idx)
             return
         players = self.num_players
         main = idx[state.stage[idx] == STAGE.MAIN]
@@ -710,41 +595,9 @@ class CairoGame(Game[CairoState]):
         state.current_player[idx[going]] = nxt[going]
         self._start_turn(state, idx[going])
 
-    def _end_turn_row(self, state: CairoState, idx: np.ndarray) -> None:
-        """``_end_turns`` of one row in plain Python, the same steps in the same order."""
-        row = int(idx[0])
-        if state.stage[row] == STAGE.MAIN:
-            self._refill_display(state, idx)
-            supply = state.supply[row].tolist()
-            if 0 in supply or supply.count(1) >= 2:  # scoring.end_triggered
-                state.stage[row] = STAGE.FINAL
-        state.turn[row] += 1
-        players = self.num_players
-        seat = int(state.current_player[row])
-        dropped = state.dropped[row].tolist()
-        order = [(seat + 1 + k) % players for k in range(players)]
-        waiting = [q for q in order if not dropped[q]]
-        if not waiting:  # every seat has dropped out of the FINAL stage
-            state.terminated[row] = True
-            state.stage[row] = STAGE.OVER
-        elif state.turn[row] >= self.options["max_turns"]:
-            state.truncated[row] = True
-        if state.terminated[row] or state.truncated[row]:
-            state.phase[row] = PHASE.GAME_OVER
-            return
-        state.current_player[row] = waiting[0]
-        self._start_turn(state, row)
-
     def _refill_display(self, state: CairoState, idx: np.ndarray) -> None:
         """Chance (§5.8.3): fill empty display slots in slot order from the draw pile."""
         if not idx.size:  # nothing selected, as at B = 1 for most of the sub-steps
-            return
-        if idx.size == 1:
-            row = int(idx[0])
-            for slot, card in enumerate(state.display[row].tolist()):
-                if card < 0:
-                    state.display[row, slot] = self._take_top_row(state, row)
-                    state.revealed[row] = True  # a card turned face up
             return
         empty = state.display[idx] < 0  # filling one slot never empties another
         state.revealed[idx[empty.any(axis=1)]] = True  # cards turned face up
@@ -770,20 +623,6 @@ class CairoGame(Game[CairoState]):
         state.deck_size[idx[has]] -= 1
         emptied = has & (state.deck_size[idx] == 0) & (last_axis_sums(state.discard[idx]) > 0)
         self._reshuffle(state, idx[emptied])
-        return card
-
-    def _take_top_row(self, state: CairoState, row: int) -> int:
-        """``_take_top`` of one row by scalar indexing."""
-        if state.deck_size[row] == 0 and state.discard[row].sum() > 0:
-            self._reshuffle(state, np.array([row], dtype=np.intp))
-        size = int(state.deck_size[row])
-        if not size:
-            return _NONE
-        card = int(state.deck[row, size - 1])
-        state.deck[row, size - 1] = _NONE
-        state.deck_size[row] = size - 1
-        if size == 1 and state.discard[row].sum() > 0:
-            self._reshuffle(state, np.array([row], dtype=np.intp))
         return card
 
     @staticmethod
