@@ -31,7 +31,17 @@ import functools
 
 import numpy as np
 
-from envs.cairo.data import COLOUR_AREA, DIRECTIONS, HEIGHT, MARKET, NUM_CELLS, NUM_COLOURS, WIDTH
+from envs.cairo.data import (
+    COLOUR_AREA,
+    DIRECTIONS,
+    HEIGHT,
+    MARKET,
+    NUM_CELLS,
+    NUM_COLOURS,
+    NUM_SECTIONS,
+    SECTION,
+    WIDTH,
+)
 from envs.cairo.state import CairoState
 
 OUTSIDE = NUM_CELLS  # sentinel index of a cell off the grid; arrays get a False column there
@@ -653,6 +663,18 @@ def board_of(state: CairoState, rows: np.ndarray, customers: np.ndarray | None =
     if customers is None:
         customers = customer_cells(state, rows)
     return Board(state.tile[rows], state.entrance[rows], customers)
+
+
+# Every cell's position in the cells sorted by section, and where each section starts there:
+# a section-wise reduction is then one ``reduceat``.
+_BY_SECTION = np.argsort(SECTION, kind="stable")
+_SECTION_STARTS = np.searchsorted(SECTION[_BY_SECTION], np.arange(NUM_SECTIONS))
+
+
+def section_union(cells: np.ndarray) -> np.ndarray:
+    """(..., 9): the union (bitwise OR) of the values of the cells (..., 182) of each section:
+    whether a section holds a set cell, for bool cells; the colours present, for colour sets."""
+    return np.bitwise_or.reduceat(cells[..., _BY_SECTION], _SECTION_STARTS, axis=-1)
 
 
 # ---------------------------------------------------------------- colour sets

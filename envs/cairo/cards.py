@@ -4,7 +4,8 @@ The rules of §5.2 (card modes: a standard card, a joker and its fee, three card
 fallback) and of §5.4 precondition 7 and its payment (D9, one coin a decision), each written
 once, as pure functions of the acting seat's hand and money over R rows. A build is either
 a stall (new or moved: no cost but the joker fee) or an expansion of a colour at a cost; a
-cost of 0 stands for a stall wherever a cost is asked.
+cost of 0 stands for a stall wherever a cost is asked. Sets of sections are 9-bit ints (bit
+s: section s), one number per row and build.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from envs.cairo.data import (
     NUM_COLOURS,
     NUM_SECTIONS,
     NUM_STANDARD_TYPES,
+    SECTION,
     THREE_CARDS,
 )
 from envs.cairo.state import CairoState
@@ -24,9 +26,11 @@ from envs.core.arrays import last_axis_sums
 
 _COLOURS = np.arange(NUM_COLOURS)
 _STANDARD_SECTION = np.arange(NUM_STANDARD_TYPES)  # the section of each standard card type
-_SECTIONS = np.arange(NUM_SECTIONS)
 _JOKER_OF_SECTION = np.ascontiguousarray(JOKER_COVER.T)  # (9, 6): joker j covers section s
-_JOKER_COVER_INT = JOKER_COVER.astype(np.int32)
+SECTION_BIT = np.int32(1) << np.arange(NUM_SECTIONS, dtype=np.int32)  # bit s: section s
+ALL_SECTIONS = np.int32((1 << NUM_SECTIONS) - 1)
+_JOKER_SET = JOKER_COVER @ SECTION_BIT  # (6,) each joker's section set
+_CELL_SECTION_BIT = SECTION_BIT[SECTION]  # (182,) the bit of each cell's section
 NUM_CARD_MODES = NUM_CARD_TYPES + 1  # D6: S0..S8, J0..J5, THREE
 
 
@@ -55,10 +59,18 @@ def affordable(h: np.ndarray, others: np.ndarray, n: np.ndarray) -> np.ndarray:
     return (h >= 1) & (others >= 2 * (n - np.minimum(n, h)))
 
 
+def _after_fee(h: np.ndarray, others: np.ndarray, cost: np.ndarray
+               ) -> tuple[np.ndarray, np.ndarray]:
+    """Whether a build stays payable after a joker fee coin of its own colour, and after one
+    of another colour: always for a stall (``cost`` 0), and for an expansion when it is still
+    affordable with the coins left (R7, §9.2 D8)."""
+    stall = cost == 0
+    return stall | affordable(h - 1, others, cost), stall | affordable(h, others - 1, cost)
+
+
 def fee_colours(money: np.ndarray, colour: np.ndarray, cost: np.ndarray) -> np.ndarray:
     """(R, ..., 6) bool: the colours a joker fee (1 coin, §5.2) can be paid in, leaving the
-    build payable: any colour held for a stall, and for an expansion a colour after which
-    it stays affordable (R7, §9.2 D8).
+    build payable (``_after_fee``): D8's mask.
 
     Args:
         money: (R, 6) the seat's money.
@@ -66,16 +78,46 @@ def fee_colours(money: np.ndarray, colour: np.ndarray, cost: np.ndarray) -> np.n
         cost: the expansion's cost ``N``, shaped like ``colour``; 0 for a stall.
     """
     held = (money >= 1).reshape((money.shape[0],) + (1,) * (colour.ndim - 1) + (NUM_COLOURS,))
-    h, others = colour_money(money, colour)
-    stall = cost == 0
-    same = stall | affordable(h - 1, others, cost)  # the fee paid in the build's colour
-    other = stall | affordable(h, others - 1, cost)
+    same, other = _after_fee(*colour_money(money, colour), cost)
     return held & np.where(colour[..., None] == _COLOURS, same[..., None], other[..., None])
+
+
+def fee_payable(h: np.ndarray, others: np.ndarray, cost: np.ndarray) -> np.ndarray:
+    """``fee_colours(...).any(axis=-1)`` from the build colour's money ``h`` and the rest
+    ``others`` (``colour_money``): a coin of the colour or of another one pays the fee and
+    leaves the build payable."""
+    same, other = _after_fee(h, others, cost)
+    return (h >= 1) & same | (others >= 1) & other
+
+
+def section_set(sections: np.ndarray) -> np.ndarray:
+    """(...) int32: the 9-bit section sets (bit s: section s) of (..., 9) bool flags."""
+    return sections @ SECTION_BIT
+
+
+def sections_of(sets: np.ndarray) -> np.ndarray:
+    """(..., 9) bool: the sections of (...) 9-bit section sets."""
+    return (sets[..., None] & SECTION_BIT) != 0
+
+
+def cells_of(sets: np.ndarray) -> np.ndarray:
+    """(R, 182) bool: the cells lying in the sections of (R,) 9-bit section sets."""
+    return (sets[:, None] & _CELL_SECTION_BIT) != 0
+
+
+def card_sections(hand: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The sections the cards of ``hand`` (R, 15) pay for, as (R,) 9-bit sets: by a standard
+    card (every section with three stall cards in hand, THREE's coverage), and by a joker
+    once its fee is paid."""
+    standard = section_set(hand[:, :NUM_STANDARD_TYPES] > 0)
+    standard |= (last_axis_sums(hand) >= THREE_CARDS) * ALL_SECTIONS
+    joker = np.bitwise_or.reduce((hand[:, NUM_STANDARD_TYPES:] > 0) * _JOKER_SET, axis=1)
+    return standard, joker
 
 
 def joker_sections(hand: np.ndarray) -> np.ndarray:
     """(R, 9) bool: sections covered by some joker in ``hand`` (R, 15)."""
-    return (hand[:, NUM_STANDARD_TYPES:] > 0) @ _JOKER_COVER_INT > 0
+    return sections_of(card_sections(hand)[1])
 
 
 def card_modes(hand: np.ndarray, section: np.ndarray, fee_ok: np.ndarray) -> np.ndarray:
@@ -102,21 +144,32 @@ def card_modes(hand: np.ndarray, section: np.ndarray, fee_ok: np.ndarray) -> np.
 
 
 def coverage(hand: np.ndarray, fee_ok: np.ndarray) -> np.ndarray:
-    """(R, ..., 9) bool: the sections some card mode can pay for (``card_modes``), with
-    ``fee_ok`` (R,) or (R, K) saying whether a joker fee can be paid."""
-    sections = np.broadcast_to(_SECTIONS, (*fee_ok.shape, NUM_SECTIONS))
-    return card_modes(hand, sections, fee_ok[..., None]).any(axis=-1)
+    """(R, ...) int32 9-bit sets: the sections some card mode can pay for, with ``fee_ok``
+    (R,) or (R, K) saying whether a joker fee can be paid.
+
+    The union of ``card_modes`` over the modes (a test checks it): THREE is a fallback only
+    for sections the others cannot reach, so the covered sections are those of a standard
+    card held, of a joker whose fee is payable, and every section with three cards in hand.
+    """
+    standard, joker = card_sections(hand)
+    shape = (hand.shape[0],) + (1,) * (fee_ok.ndim - 1)
+    return standard.reshape(shape) | np.where(fee_ok, joker.reshape(shape), 0)
 
 
 def build_cover(hand: np.ndarray, money: np.ndarray, colour: np.ndarray, cost: np.ndarray
                 ) -> np.ndarray:
-    """(R, ..., 9) bool: the sections where a build can be paid for in cards and money: a
-    stall (``cost`` 0) or an expansion of ``colour`` at ``cost`` (both (R,) or (R, K)),
-    which must be affordable after the joker fee of the mode (§5.4 precondition 7)."""
-    fee_ok = fee_colours(money, colour, cost).any(axis=-1)
+    """(R, ...) int32 9-bit sets: the sections where a build can be paid for in cards and
+    money: a stall (``cost`` 0) or an expansion of ``colour`` at ``cost`` (both (R,) or
+    (R, K)), which must be affordable after the joker fee of its mode (§5.4 precondition 7)."""
     h, others = colour_money(money, colour)
     payable = (cost == 0) | affordable(h, others, cost)
-    return coverage(hand, fee_ok) & payable[..., None]
+    return np.where(payable, coverage(hand, fee_payable(h, others, cost)), 0)
+
+
+def stall_cover(hand: np.ndarray, money: np.ndarray) -> np.ndarray:
+    """(R,) int32 9-bit sets: the sections a stall (new or moved) can be paid for in:
+    ``build_cover`` of a build with no cost, whose joker fee any coin pays."""
+    return coverage(hand, last_axis_sums(money) >= 1)
 
 
 def payment_colours(money: np.ndarray, colour: np.ndarray, units: np.ndarray,

@@ -49,6 +49,9 @@ VERSION                 3 (2: the one-hot pieces among the scaled; 1: no zero pa
 
 from __future__ import annotations
 
+import dataclasses
+import functools
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -79,7 +82,7 @@ from envs.cairo.data import (
 from envs.cairo.invariants import check_invariants
 from envs.cairo.state import ACTIONS, PHASE, STAGE, VERB, CairoState, Phase, action_name
 from envs.core.arrays import last_axis_sums
-from envs.core.decisions import Decision
+from envs.core.decisions import Decision, rows_by_phase
 from envs.core.game import Game
 from envs.core.rng import choice, integers, make_rng, permutation, random_bits
 
@@ -88,13 +91,44 @@ VERSION = 3
 # the colour held) plus one spare for the joker fee: 1 + 1 + 1 + 3 + 12 + 1 = 19.
 MAX_DECISIONS_PER_TURN = 19
 _NONE = -1
-# D4 action blocks that open a build or a lure: (verb, action block, next decision).
-_TURN_VERBS = (
-    (VERB.NEW, ACTIONS.NEW, PHASE.STALL_CELL),
-    (VERB.EXPAND, ACTIONS.EXPAND, PHASE.EXPAND_CELL),
-    (VERB.MOVE, ACTIONS.MOVE, PHASE.STALL_CELL),
-    (VERB.LURE, ACTIONS.LURE, PHASE.LURE_TARGET),
-)
+
+
+def _turn_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """What each D4 action (the actions before ``ACTIONS.PASS.stop``) begins: its verb, its
+    colour (-1 for DRAW and PASS) and the decision asked next (PASS: none, the turn ends)."""
+    verb = np.full(ACTIONS.PASS.stop, VERB.NONE, dtype=np.int8)
+    colour = np.full(ACTIONS.PASS.stop, _NONE, dtype=np.int8)
+    phase = np.full(ACTIONS.PASS.stop, PHASE.TURN, dtype=np.int8)
+    for block, block_verb, block_phase in (
+            (ACTIONS.NEW, VERB.NEW, PHASE.STALL_CELL),
+            (ACTIONS.EXPAND, VERB.EXPAND, PHASE.EXPAND_CELL),
+            (ACTIONS.MOVE, VERB.MOVE, PHASE.STALL_CELL),
+            (ACTIONS.LURE, VERB.LURE, PHASE.LURE_TARGET)):
+        verb[block.start:block.stop] = block_verb
+        colour[block.start:block.stop] = np.arange(NUM_COLOURS)
+        phase[block.start:block.stop] = block_phase
+    verb[ACTIONS.DRAW.start] = VERB.DRAW
+    phase[ACTIONS.DRAW.start] = PHASE.DRAW_SOURCE
+    return verb, colour, phase
+
+
+_TURN_VERB, _TURN_COLOUR, _TURN_PHASE = _turn_tables()
+
+
+@dataclasses.dataclass
+class _StepEnd:
+    """What a step's effects leave for the end of the step (step-local: ``_apply`` makes one
+    and hands it to every effect): the rows whose turn is over, the rows that placed a setup
+    or neutral stall and go on to their next placement, and the rows whose tiles, entrances
+    or customers the step changed (a build, a lure)."""
+
+    turns: list[np.ndarray] = dataclasses.field(default_factory=list)
+    placements: list[np.ndarray] = dataclasses.field(default_factory=list)
+    boards: list[np.ndarray] = dataclasses.field(default_factory=list)
+
+
+def _joined(parts: list[np.ndarray]) -> np.ndarray:
+    return np.concatenate(parts) if parts else np.zeros(0, dtype=np.intp)
 
 
 class CairoGame(Game[CairoState]):
@@ -105,9 +139,6 @@ class CairoGame(Game[CairoState]):
     PLAYER_COUNTS = (2, 3, 4)
     DEFAULT_PLAYERS = 3
     HAS_HIDDEN_INFO = True  # hands, the draw pile's order, and money if not revealed
-    # Every state-cache entry (legality's per-row analyses, the one-row observation board)
-    # holds the bytes it was derived from and is used only while they still match.
-    ROW_CHECKED_CACHE = True
     OPTIONS = {
         "reveal_money": True,  # §6: every seat sees every seat's money
         "move_requires_blocked": True,  # §5.6, R22: only an enclosed stall may move
@@ -120,14 +151,12 @@ class CairoGame(Game[CairoState]):
         if self.options["max_turns"] < 1:
             raise ValueError(f"cairo: max_turns must be >= 1, got {self.options['max_turns']}")
         self.num_actions = ACTIONS.size
-        self._pending: dict[str, list[np.ndarray]] | None = None  # see ``_step``
         self.observer = observation.Observer(self.num_players, self.options)
         self.observation_shape = (self.observer.layout.size,)
         self.observation_low, self.observation_high = self.observer.layout.bounds()
         setup = 3 * SETUP_STALLS * self.num_players + 2 * NEUTRAL_STEPS  # D1-D3, D2-D3
         self.max_decisions = setup + self.options["max_turns"] * MAX_DECISIONS_PER_TURN
-        self.decisions = {phase: Decision(Phase(phase).name, legal, apply)
-                          for phase, legal, apply in (
+        table = (
             (PHASE.PLACE_COLOUR, self._legal_place_colour, self._apply_place_colour),
             (PHASE.STALL_CELL, self._legal_stall_cell, self._apply_stall_cell),
             (PHASE.STALL_DIR, self._legal_stall_dir, self._apply_stall_dir),
@@ -140,7 +169,13 @@ class CairoGame(Game[CairoState]):
             (PHASE.LURE_TARGET, self._legal_lure_target, self._apply_lure_target),
             (PHASE.DRAW_SOURCE, self._legal_draw_source, self._apply_draw_source),
             (PHASE.DISCARD, self._legal_cards_in_hand, self._apply_discard),
-                          )}
+        )
+        # Each decision's effect; ``apply`` in the Decision table runs it and the end of the
+        # step for its rows alone, ``_apply`` runs every phase's and then one end of step.
+        self._effects = {phase: effect for phase, _, effect in table}
+        self.decisions = {phase: Decision(Phase(phase).name, legal,
+                                          functools.partial(self._apply_one, effect))
+                          for phase, legal, effect in table}
 
     # ---------------------------------------------------------------- setup (§3)
     def _init(self, seeds: np.ndarray) -> CairoState:
@@ -211,17 +246,6 @@ class CairoGame(Game[CairoState]):
         state.deck[:, NUM_CARDS - dealt:] = _NONE
         state.deck_size[:] = NUM_CARDS - dealt
 
-    def _begin_placement(self, state: CairoState, idx: np.ndarray) -> None:
-        """Set up the next setup or neutral placement of the rows, skipping impossible ones.
-
-        During ``_step`` the check waits for the step's end (``_after_step``), where the
-        boards of every row with a placement or a turn next are analysed together.
-        """
-        placing = self._set_up_placements(state, idx)
-        # All rows are queued: a row beginning its first turn needs its board analysed too.
-        if not self._defer("placement", idx):
-            self._skip_impossible_placements(state, placing)
-
     def _skip_impossible_placements(self, state: CairoState, idx: np.ndarray) -> None:
         """Skip the pending placements of rows ``idx`` that have no legal option, setting up
         each row's next one until it has a possible one or begins its first turn."""
@@ -278,8 +302,9 @@ class CairoGame(Game[CairoState]):
         return ACTIONS.block_mask(ACTIONS.CELL, any_direction(legality.stall_options(state, idx)))
 
     def _legal_stall_dir(self, state: CairoState, idx: np.ndarray) -> np.ndarray:
-        options = legality.stall_options(state, idx)
-        return ACTIONS.block_mask(ACTIONS.DIR, options[np.arange(idx.size), state.target[idx]])
+        target = state.target[idx]
+        options = legality.stall_options(state, idx, target)
+        return ACTIONS.block_mask(ACTIONS.DIR, options[np.arange(idx.size), target])
 
     def _legal_turn(self, state: CairoState, idx: np.ndarray) -> np.ndarray:
         return legality.turn_mask(state, idx, self.options["move_requires_blocked"])
@@ -313,87 +338,74 @@ class CairoGame(Game[CairoState]):
 
     # ---------------------------------------------------------------- steps by phase
     def _apply(self, state: CairoState, rows: np.ndarray, actions: np.ndarray) -> None:
-        # The last things a handler does to its rows (finish a build, settle an expansion,
-        # check the hand after drawing, end the turn) are queued (``_defer``) and done for
-        # every handler's rows together once all have run: each row takes one action a step
-        # and rows never interact, so the order is immaterial, and one pass costs a fraction
-        # of one per handler.
-        last = (("build", self._finish_build), ("expansion", self._resolve_expansion),
-                ("draws", self._after_draws))
-        self._pending = {stage: [] for stage in [name for name, _ in last]
-                         + ["turn_end", "placement"]}
-        try:
-            super()._apply(state, rows, actions)
-            for stage, run in last:
-                queued = self._pending.pop(stage)  # from here on it runs at once
-                if queued:
-                    run(state, np.concatenate(queued))
-            ending, placing = self._pending["turn_end"], self._pending["placement"]
-        finally:
-            self._pending = None
-        if ending or placing:
-            self._after_step(state, ending, placing)
+        """Every decision's effect on its rows, then one end of the step for all of them: a
+        turn end, or the check of the next placements, costs about as much for a few rows
+        as for hundreds."""
+        end = _StepEnd()
+        for phase, sel in rows_by_phase(state.phase, rows):
+            self._effects[phase](state, rows[sel], actions[sel], end)
+        self._end_step(state, end)
 
-    def _defer(self, stage: str, idx: np.ndarray) -> bool:
-        """Inside ``_step``: queue rows ``idx`` for ``stage`` (see ``_step``); False where the
-        stage is to run now."""
-        pending = self._pending
-        if pending is None or stage not in pending:
-            return False
-        if idx.size:
-            pending[stage].append(idx)
-        return True
+    def _apply_one(self, effect: Callable[..., None], state: CairoState, rows: np.ndarray,
+                   actions: np.ndarray) -> None:
+        """The ``apply`` of a decision (``functools.partial`` of its ``effect``): the effect,
+        then the end of the step for its rows."""
+        end = _StepEnd()
+        effect(state, rows, actions, end)
+        self._end_step(state, end)
 
-    def _after_step(self, state: CairoState, ending: list[np.ndarray],
-                    placing: list[np.ndarray]) -> None:
-        """End the step's ended turns and check its new placements (``_begin_placement``)."""
-        ended = np.concatenate(ending) if ending else np.zeros(0, dtype=np.intp)
-        self._end_turns(state, ended)
-        placed = np.concatenate(placing) if placing else np.zeros(0, dtype=np.intp)
-        self._skip_impossible_placements(state, placed[state.stage[placed] != STAGE.MAIN])
+    def _end_step(self, state: CairoState, end: _StepEnd) -> None:
+        """End the turns that are over and set up the next placements, then analyse every
+        changed board in one pass (``legality.board_analysis``, which the check of the
+        placements and the next masks read), then skip the impossible placements."""
+        placed = _joined(end.placements)
+        self._end_turns(state, _joined(end.turns))
+        placing = self._set_up_placements(state, placed)
+        changed = np.concatenate([_joined(end.boards), placed])
+        changed = changed[~state.done[changed]]
+        if changed.size:
+            legality.board_analysis(state, changed)
+        self._skip_impossible_placements(state, placing)
 
-    def _end_turn(self, state: CairoState, idx: np.ndarray) -> None:
-        """End the turn of rows ``idx``, at once or (during ``_step``) with the step's others."""
-        if not self._defer("turn_end", idx):
-            self._end_turns(state, idx)
-
-    def _apply_place_colour(self, state: CairoState, idx: np.ndarray, action: np.ndarray) -> None:
+    def _apply_place_colour(self, state: CairoState, idx: np.ndarray, action: np.ndarray,
+                            end: _StepEnd) -> None:
         state.colour[idx] = action - ACTIONS.NEW.start
         state.phase[idx] = PHASE.STALL_CELL
 
-    def _apply_stall_cell(self, state: CairoState, idx: np.ndarray, action: np.ndarray) -> None:
+    def _apply_stall_cell(self, state: CairoState, idx: np.ndarray, action: np.ndarray,
+                          end: _StepEnd) -> None:
         state.target[idx] = action - ACTIONS.CELL.start
         state.phase[idx] = PHASE.STALL_DIR
 
-    def _apply_stall_dir(self, state: CairoState, idx: np.ndarray, action: np.ndarray) -> None:
+    def _apply_stall_dir(self, state: CairoState, idx: np.ndarray, action: np.ndarray,
+                         end: _StepEnd) -> None:
         state.target_entrance[idx] = NEIGHBOURS[state.target[idx], action - ACTIONS.DIR.start]
         placing = state.verb[idx] == VERB.PLACE
         place = idx[placing]
         owner = np.where(state.stage[place] == STAGE.NEUTRAL, NEUTRAL, state.current_player[place])
         self._place_stall(state, place, owner)
         state.placements[place] += 1
-        self._begin_placement(state, place)
+        end.placements.append(place)
         state.phase[idx[~placing]] = PHASE.CARD_MODE
 
-    def _apply_turn(self, state: CairoState, idx: np.ndarray, action: np.ndarray) -> None:
-        for verb, block, phase in _TURN_VERBS:
-            chosen = (action >= block.start) & (action < block.stop)
-            state.verb[idx[chosen]] = verb
-            state.colour[idx[chosen]] = action[chosen] - block.start
-            state.phase[idx[chosen]] = phase
+    def _apply_turn(self, state: CairoState, idx: np.ndarray, action: np.ndarray,
+                    end: _StepEnd) -> None:
+        state.verb[idx] = _TURN_VERB[action]
+        state.colour[idx] = _TURN_COLOUR[action]
+        state.phase[idx] = _TURN_PHASE[action]
         draw = idx[action == ACTIONS.DRAW.start]
-        state.verb[draw] = VERB.DRAW
         state.draws_left[draw] = DRAWS_PER_ACTION
-        state.phase[draw] = PHASE.DRAW_SOURCE
         passing = idx[action == ACTIONS.PASS.start]
         state.dropped[passing, state.current_player[passing]] = True
-        self._end_turn(state, passing)
+        end.turns.append(passing)
 
-    def _apply_expand_cell(self, state: CairoState, idx: np.ndarray, action: np.ndarray) -> None:
+    def _apply_expand_cell(self, state: CairoState, idx: np.ndarray, action: np.ndarray,
+                           end: _StepEnd) -> None:
         state.target[idx] = action - ACTIONS.CELL.start
         state.phase[idx] = PHASE.CARD_MODE
 
-    def _apply_card_mode(self, state: CairoState, idx: np.ndarray, action: np.ndarray) -> None:
+    def _apply_card_mode(self, state: CairoState, idx: np.ndarray, action: np.ndarray,
+                         end: _StepEnd) -> None:
         three = action == ACTIONS.THREE.start
         state.picks_left[idx[three]] = THREE_CARDS
         state.phase[idx[three]] = PHASE.THREE_PICK
@@ -403,26 +415,30 @@ class CairoGame(Game[CairoState]):
         joker = card >= NUM_STANDARD_TYPES
         fee_rows = single[joker]
         state.phase[fee_rows] = PHASE.FEE_COLOUR
-        self._finish_build(state, single[~joker])
+        self._finish_build(state, single[~joker], end)
         if self.options["auto_pay"]:
             money = state.money[fee_rows, state.current_player[fee_rows]]
             richest = np.argmax(np.where(legality.fee_colours(state, fee_rows), money, -1),
                                 axis=1)
-            self._pay_fee(state, fee_rows, richest)
+            self._pay_fee(state, fee_rows, richest, end)
 
-    def _apply_three_pick(self, state: CairoState, idx: np.ndarray, action: np.ndarray) -> None:
+    def _apply_three_pick(self, state: CairoState, idx: np.ndarray, action: np.ndarray,
+                          end: _StepEnd) -> None:
         self._play_card(state, idx, action - ACTIONS.CARD.start)
         state.picks_left[idx] -= 1
-        self._finish_build(state, idx[state.picks_left[idx] == 0])
+        self._finish_build(state, idx[state.picks_left[idx] == 0], end)
 
-    def _apply_fee_colour(self, state: CairoState, idx: np.ndarray, action: np.ndarray) -> None:
-        self._pay_fee(state, idx, action - ACTIONS.COLOUR.start)
+    def _apply_fee_colour(self, state: CairoState, idx: np.ndarray, action: np.ndarray,
+                          end: _StepEnd) -> None:
+        self._pay_fee(state, idx, action - ACTIONS.COLOUR.start, end)
 
-    def _pay_fee(self, state: CairoState, idx: np.ndarray, colour: np.ndarray) -> None:
+    def _pay_fee(self, state: CairoState, idx: np.ndarray, colour: np.ndarray,
+                 end: _StepEnd) -> None:
         state.money[idx, state.current_player[idx], colour] -= 1
-        self._finish_build(state, idx)
+        self._finish_build(state, idx, end)
 
-    def _apply_payment(self, state: CairoState, idx: np.ndarray, action: np.ndarray) -> None:
+    def _apply_payment(self, state: CairoState, idx: np.ndarray, action: np.ndarray,
+                       end: _StepEnd) -> None:
         paid = action - ACTIONS.COLOUR.start
         seat = state.current_player[idx]
         state.money[idx, seat, paid] -= 1
@@ -430,10 +446,12 @@ class CairoGame(Game[CairoState]):
         completes = own | state.pay_half[idx]
         state.pay_units[idx[completes]] -= 1
         state.pay_half[idx] = ~completes
-        self._resolve_expansion(state, idx[(state.pay_units[idx] == 0) & ~state.pay_half[idx]])
+        self._resolve_expansion(state, idx[(state.pay_units[idx] == 0) & ~state.pay_half[idx]],
+                                end)
 
-    def _apply_lure_target(self, state: CairoState, idx: np.ndarray, action: np.ndarray) -> None:
-        cells, _, cost = legality.lure_targets(state, idx, in_step=True)
+    def _apply_lure_target(self, state: CairoState, idx: np.ndarray, action: np.ndarray,
+                           end: _StepEnd) -> None:
+        cells, _, cost = legality.lure_targets(state, idx)
         target = action - ACTIONS.CELL.start
         rows = np.arange(idx.size)
         slot = np.argmax(cells == target[:, None], axis=1)
@@ -444,9 +462,11 @@ class CairoGame(Game[CairoState]):
         state.customer[idx, off_board] = target  # the swap of §5.7 effect 3
         state.customer[idx, colour] = _NONE
         scoring.pay_lure(state, idx, seat, colour, slot)
-        self._end_turn(state, idx)
+        end.turns.append(idx)
+        end.boards.append(idx)
 
-    def _apply_draw_source(self, state: CairoState, idx: np.ndarray, action: np.ndarray) -> None:
+    def _apply_draw_source(self, state: CairoState, idx: np.ndarray, action: np.ndarray,
+                           end: _StepEnd) -> None:
         seat = state.current_player[idx]
         slot = action - ACTIONS.DISPLAY.start
         shown = slot < DISPLAY_SLOTS
@@ -462,20 +482,20 @@ class CairoGame(Game[CairoState]):
         state.barkers[idx[barker], seat[barker]] += 1
         state.draws_left[idx] -= 1
         more = (state.draws_left[idx] > 0) & legality.draw_sources(state, idx).any(axis=1)
-        self._after_draws(state, idx[~more])
+        self._after_draws(state, idx[~more], end)
 
-    def _after_draws(self, state: CairoState, idx: np.ndarray) -> None:
+    @staticmethod
+    def _after_draws(state: CairoState, idx: np.ndarray, end: _StepEnd) -> None:
         """Hand limit (§5.8.2): discard while more than 4 stall cards, else end the turn."""
-        if self._defer("draws", idx) or not idx.size:
-            return
         seat = state.current_player[idx]
         over = last_axis_sums(state.hand[idx, seat]) > HAND_LIMIT
         state.phase[idx[over]] = PHASE.DISCARD
-        self._end_turn(state, idx[~over])
+        end.turns.append(idx[~over])
 
-    def _apply_discard(self, state: CairoState, idx: np.ndarray, action: np.ndarray) -> None:
+    def _apply_discard(self, state: CairoState, idx: np.ndarray, action: np.ndarray,
+                       end: _StepEnd) -> None:
         self._play_card(state, idx, action - ACTIONS.CARD.start)
-        self._after_draws(state, idx)
+        self._after_draws(state, idx, end)
 
     # ---------------------------------------------------------------- builds (§5.3–§5.6)
     def _play_card(self, state: CairoState, idx: np.ndarray, card: np.ndarray) -> None:
@@ -487,9 +507,9 @@ class CairoGame(Game[CairoState]):
         state.known[idx, seat, card] = np.maximum(state.known[idx, seat, card] - 1, 0)
         state.discard[idx, card] += 1
 
-    def _finish_build(self, state: CairoState, idx: np.ndarray) -> None:
+    def _finish_build(self, state: CairoState, idx: np.ndarray, end: _StepEnd) -> None:
         """Cards (and fee) are paid: place or move the stall, or settle the expansion cost."""
-        if self._defer("build", idx) or not idx.size:
+        if not idx.size:
             return
         verb = state.verb[idx]
         moving = idx[verb == VERB.MOVE]
@@ -500,8 +520,9 @@ class CairoGame(Game[CairoState]):
         state.entrance[moving, state.entrance_cell[moving, seat, colour]] = _NONE
         stalls = idx[verb != VERB.EXPAND]
         self._place_stall(state, stalls, state.current_player[stalls])
-        self._end_turn(state, stalls)
-        self._start_payment(state, idx[verb == VERB.EXPAND])
+        end.turns.append(stalls)
+        end.boards.append(stalls)
+        self._start_payment(state, idx[verb == VERB.EXPAND], end)
 
     def _place_stall(self, state: CairoState, idx: np.ndarray, owner: np.ndarray) -> None:
         """Put the pending stall (colour, target, target_entrance) on the board for ``owner``."""
@@ -515,7 +536,7 @@ class CairoGame(Game[CairoState]):
         state.entrance_cell[idx, owner, colour] = state.target_entrance[idx]
         state.group_size[idx, owner, colour] = 1
 
-    def _start_payment(self, state: CairoState, idx: np.ndarray) -> None:
+    def _start_payment(self, state: CairoState, idx: np.ndarray, end: _StepEnd) -> None:
         """§5.4 payment: pay in full when rich enough in the colour, else start D9."""
         if not idx.size:  # nothing selected, as at B = 1 for most of the sub-steps
             return
@@ -526,11 +547,11 @@ class CairoGame(Game[CairoState]):
         if self.options["auto_pay"]:
             state.money[idx, seat, colour] -= np.minimum(cost, held)
             self._pay_substitutes(state, idx, 2 * (cost - np.minimum(cost, held)))
-            self._resolve_expansion(state, idx)
+            self._resolve_expansion(state, idx, end)
             return
         rich = held >= cost
         state.money[idx, seat, colour] -= np.where(rich, cost, 1).astype(np.int16)
-        self._resolve_expansion(state, idx[rich])
+        self._resolve_expansion(state, idx[rich], end)
         short = idx[~rich]
         state.pay_units[short] = cost[~rich] - 1
         state.pay_half[short] = False
@@ -549,17 +570,17 @@ class CairoGame(Game[CairoState]):
             state.money[idx[paying], seat[paying], richest[paying]] -= 1
             coins = coins - paying
 
-    def _resolve_expansion(self, state: CairoState, idx: np.ndarray) -> None:
+    @staticmethod
+    def _resolve_expansion(state: CairoState, idx: np.ndarray, end: _StepEnd) -> None:
         """Place the paid expansion, score it and its medals (§5.4 effects, §5.5)."""
-        if self._defer("expansion", idx) or not idx.size:
-            return
         seat = state.current_player[idx]
         colour = state.colour[idx].astype(np.intp)
         state.tile[idx, state.target[idx]] = seat * NUM_COLOURS + colour
         state.group_size[idx, seat, colour] += 1
         state.supply[idx, colour] -= 1
         scoring.award_expansion(state, idx, seat.astype(np.intp), colour)
-        self._end_turn(state, idx)
+        end.turns.append(idx)
+        end.boards.append(idx)
 
     # ---------------------------------------------------------------- turns and chance
     def _start_turn(self, state: CairoState, idx: np.ndarray) -> None:

@@ -15,150 +15,144 @@ arrays, for the next decisions and turns on the same board.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import math
 
 import numpy as np
 
 from envs.cairo import cards, lure, stalls
 from envs.cairo.board import (
+    Board,
     any_direction,
-    board_of,
-    colour_bits,
     colours_of,
     customer_cells,
     has_colour,
+    section_union,
 )
 from envs.cairo.data import (
     NUM_BARKERS,
     NUM_CELLS,
     NUM_COLOURS,
-    NUM_SECTIONS,
     SECTION,
 )
 from envs.cairo.expansion import expansion_codes
 from envs.cairo.state import ACTIONS, STAGE, VERB, CairoState
+from envs.core import memo
 from envs.core.arrays import last_axis_sums
-from envs.core.game import Game
 
 _COLOURS = np.arange(NUM_COLOURS)
-# Every cell's position in the cells sorted by section, and where each section starts there:
-# a section-wise reduction is then one ``reduceat``.
-_BY_SECTION = np.argsort(SECTION, kind="stable")
-_SECTION_STARTS = np.searchsorted(SECTION[_BY_SECTION], np.arange(NUM_SECTIONS))
-_ANALYSIS = "board_analysis"  # Game.state_cache entry of ``board_analysis``
-_ANALYSIS_FIELDS = ("dirs", "new_sections", "expand_codes", "expand_sections")
-_LURE_OPTIONS = "lure_options"  # Game.scratch entry: a D10 mask's options, for its step
-
-
-# ---------------------------------------------------------------- per-row entries
-def _cache_store(state: CairoState, name: str, idx: np.ndarray, key: np.ndarray,
-                 **values: np.ndarray) -> None:
-    """Remember ``values`` (R, ...) for rows ``idx`` under ``name``, checked against ``key``."""
-    if not idx.size:
-        return
-    cache = Game.state_cache(state)
-    entry = cache.get(name)
-    batch = state.batch_size
-    if entry is None or entry["key"].shape[1] != key.shape[1]:
-        entry = {"key": np.zeros((batch, key.shape[1]), dtype=np.uint8),
-                 "ok": np.zeros(batch, dtype=bool)}
-        cache[name] = entry
-    for field, value in values.items():
-        if field not in entry:
-            entry[field] = np.zeros((batch, *value.shape[1:]), dtype=value.dtype)
-        entry[field][idx] = value
-    entry["key"][idx] = key
-    entry["ok"][idx] = True
-
-
-def _cached_rows(state: CairoState, name: str, idx: np.ndarray, key: np.ndarray,
-                 compute: Callable[[np.ndarray], dict[str, np.ndarray]], fields: tuple[str, ...]
-                 ) -> list[np.ndarray]:
-    """``fields`` of the entry ``name`` for rows ``idx`` (each (R, ...)): the rows whose
-    ``key`` is unchanged from their entry, the rest from ``compute(miss)`` (a dict of every
-    field for the rows ``idx[miss]``, (R,) bool ``miss``), which is stored for them."""
-    entry = Game.state_cache(state).get(name)
-    found = np.zeros(idx.size, dtype=bool)
-    if entry is not None and entry["key"].shape[1] == key.shape[1]:
-        found = entry["ok"][idx] & (entry["key"][idx] == key).all(axis=1)
-    if found.all():
-        return [entry[field][idx] for field in fields]
-    miss = ~found
-    fresh = compute(miss)
-    _cache_store(state, name, idx[miss], key[miss], **fresh)
-    if miss.all():
-        return [fresh[field] for field in fields]
-    out = [entry[field][idx] for field in fields]
-    for full, field in zip(out, fields, strict=True):
-        full[miss] = fresh[field]
-    return out
+_COLOURS_U8 = _COLOURS.astype(np.uint8)
+# The colours of D4's builds: an expansion of each colour, then a stall (colour unread).
+_BUILD_COLOURS = np.append(_COLOURS, 0)[None, :]
+# ``board_analysis``'s values, in the order the memo keeps them.
+_ANALYSIS = ("dirs", "setup_colours", "new_sections", "expand_codes", "expand_sections")
 
 
 # ---------------------------------------------------------------- the board analysis
-def section_sets(codes: np.ndarray) -> np.ndarray:
-    """(..., 9) uint8: the union of the cells' colour sets (..., 182) in each section."""
-    return np.bitwise_or.reduceat(codes[..., _BY_SECTION], _SECTION_STARTS, axis=-1)
+def _row_bytes(parts: list[np.ndarray]) -> np.ndarray:
+    """(R, F) uint8: each row's bytes of the (R, ...) C-contiguous ``parts``, joined."""
+    return np.concatenate([part.reshape(len(part), math.prod(part.shape[1:])).view(np.uint8)
+                           for part in parts], axis=1)
 
 
-def board_analysis(state: CairoState, rows: np.ndarray, customers: np.ndarray | None = None
-                   ) -> dict[str, np.ndarray]:
-    """What the boards of ``rows`` allow any seat, whatever its cards and money:
+def _board_key(state: CairoState, rows: np.ndarray, customers: np.ndarray,
+               *more: np.ndarray) -> np.ndarray:
+    """(R, F) uint8: the memo key of a board: the bytes of its tiles, of its target cells
+    (``customers`` and entrances, one bit a cell) and of its main stalls, then those of the
+    ``more`` arrays (R, ...) given."""
+    targets = np.packbits(customers | (state.entrance[rows] >= 0), axis=1)
+    parts = [state.tile[rows], targets, state.stall_cell[rows], *more]
+    return _row_bytes(parts)
+
+
+def colour_sections(codes: np.ndarray) -> np.ndarray:
+    """(..., 6) int32: per colour, the 9-bit set of the sections holding a cell whose colour
+    set (``codes`` (..., 182) uint8) has the colour."""
+    per_section = section_union(codes)  # (..., 9) the colours present in each section
+    return (per_section[..., None, :] >> _COLOURS_U8[:, None] & 1) @ cards.SECTION_BIT
+
+
+def board_analysis(state: CairoState, rows: np.ndarray, *fields: str) -> tuple[np.ndarray, ...]:
+    """What the boards of ``rows`` allow any seat, whatever its cards and money; the
+    ``fields`` asked for, of:
 
     * ``dirs`` (R, 182, 4) bool: ``stalls.stall_directions`` of every cell;
-    * ``new_sections`` (R, 9) uint8: per section, the colours with a legal new-stall cell
-      there (``dirs`` and ``stalls.open_colours``);
+    * ``setup_colours`` (R,) uint8: the colours with a legal setup or neutral placement
+      (§5.9.1: a cell of ``dirs`` open to the colour, ``stalls.open_colours``, in a
+      section with room, ``stalls.setup_sections``);
+    * ``new_sections`` (R, 6) int32: per colour, the 9-bit set of the sections with a legal
+      cell for a new stall of the colour (``dirs`` and ``stalls.open_colours``);
     * ``expand_codes`` (R, P, 182) uint8: per seat, ``expansion_codes`` of the cells where a
       tile keeps the targets connected (§5.4 preconditions 2–4 and 6);
-    * ``expand_sections`` (R, P, 9) uint8: those codes' union per section.
+    * ``expand_sections`` (R, P, 6) int32: per seat and colour, the sections of those cells.
 
-    Kept per row while the tiles, the target cells and the main stalls stay as they are.
-    ``customers`` is the rows' ``customer_cells`` when the caller has them already.
+    Kept per row (``envs.core.memo``) while the tiles, the target cells (customers and
+    entrances) and the main stalls stay as they are.
     """
-    if customers is None:
-        customers = customer_cells(state, rows)
-    targets = customers | (state.entrance[rows] >= 0)
-    num = rows.size
-    key = np.concatenate([state.tile[rows], targets.view(np.int8),
-                          state.stall_cell[rows].reshape(num, -1).view(np.int8)],
-                         axis=1).view(np.uint8)
-    players = state.hand.shape[1]
+    customers = customer_cells(state, rows)
+    key = _board_key(state, rows, customers)
 
-    def analyse(miss: np.ndarray) -> dict[str, np.ndarray]:
+    def analyse(miss: np.ndarray) -> tuple[np.ndarray, ...]:
         miss_rows = rows[miss]
-        board = board_of(state, miss_rows, customers[miss])
+        stall_cell = state.stall_cell[miss_rows]
+        board = Board(state.tile[miss_rows], state.entrance[miss_rows], customers[miss])
         reach = board.placements(board.free)
         dirs = stalls.stall_directions(board, np.ones(board.free.shape, dtype=bool), reach)
-        new_cells = stalls.open_colours(state.stall_cell[miss_rows]) * any_direction(
-            dirs).view(np.uint8)
+        stall_cells = any_direction(dirs)
+        open_colours = stalls.open_colours(stall_cell)
+        setup_cells = stall_cells & stalls.setup_sections(stall_cell)[:, SECTION]
+        setup_colours = np.bitwise_or.reduce(open_colours * setup_cells.view(np.uint8), axis=1)
+        players = state.hand.shape[1]
         codes = expansion_codes(board, players) * reach[0][:, None, :].view(np.uint8)
-        return {"dirs": dirs, "new_sections": section_sets(new_cells), "expand_codes": codes,
-                "expand_sections": section_sets(codes)}
+        return (dirs, setup_colours, colour_sections(open_colours * stall_cells.view(np.uint8)),
+                codes, colour_sections(codes))
 
-    values = _cached_rows(state, _ANALYSIS, rows, key, analyse, _ANALYSIS_FIELDS)
-    return dict(zip(_ANALYSIS_FIELDS, values, strict=True))
+    return memo.rows(state, "cairo_board_analysis", rows, key, analyse,
+                     tuple(_ANALYSIS.index(field) for field in fields))
+
+
+def move_analysis(state: CairoState, rows: np.ndarray, move_requires_blocked: bool
+                  ) -> tuple[np.ndarray]:
+    """Per seat and colour (R, P, 6) int32: for each stall of the rows' boards that may
+    move (§5.6: unexpanded, and blocked unless ``move_requires_blocked`` waives it, R22),
+    the 9-bit set of the sections holding a destination of its move
+    (``stalls.move_sections``, whatever the cards); 0 for the others.
+
+    Kept per row, as ``board_analysis`` is, while the board and the entrances stay as they
+    are (a blocked stall stays blocked for turns).
+    """
+    customers = customer_cells(state, rows)
+    key = _board_key(state, rows, customers, state.entrance_cell[rows])
+    players = state.hand.shape[1]
+
+    def analyse(miss: np.ndarray) -> tuple[np.ndarray]:
+        miss_rows = rows[miss]
+        movable = state.group_size[miss_rows, :players] == 1
+        if move_requires_blocked:
+            (expand_sections,) = board_analysis(state, miss_rows, "expand_sections")
+            movable &= expand_sections == 0
+        out = np.zeros(movable.shape, dtype=np.int32)
+        pairs, seats, colours = np.nonzero(movable)
+        if pairs.size:
+            out[pairs, seats, colours] = stalls.move_sections(state, miss_rows[pairs], seats,
+                                                              colours)
+        return (out,)
+
+    name = "cairo_blocked_moves" if move_requires_blocked else "cairo_moves"
+    return memo.rows(state, name, rows, key, analyse)
 
 
 # ---------------------------------------------------------------- stall placements
 def place_colour_mask(state: CairoState, rows: np.ndarray) -> np.ndarray:
-    """(R, 6) bool: D1, the seat's unplaced colours with a legal setup placement (§5.9.1):
-    some cell of a section with room (``stalls.setup_sections``) open to the colour."""
+    """(R, 6) bool: D1, the seat's unplaced colours with a legal setup placement (§5.9.1)."""
     seat = state.current_player[rows].astype(np.intp)
-    stall_cell = state.stall_cell[rows]
-    unplaced = stall_cell[np.arange(rows.size), seat] < 0
-    cells = any_direction(board_analysis(state, rows)["dirs"])
-    cells &= stalls.setup_sections(stall_cell)[:, SECTION]
-    return unplaced & colours_of(np.bitwise_or.reduce(
-        stalls.open_colours(stall_cell) * cells.view(np.uint8), axis=1))
+    (setup_colours,) = board_analysis(state, rows, "setup_colours")
+    return (state.stall_cell[rows, seat] < 0) & colours_of(setup_colours)
 
 
-def stall_cover(hand: np.ndarray, money: np.ndarray) -> np.ndarray:
-    """(R, 9) bool: the sections the seat's cards (and the joker fee) pay for a stall in."""
-    none = np.zeros(hand.shape[0], dtype=np.intp)
-    return cards.build_cover(hand, money, none, none)
-
-
-def stall_options(state: CairoState, rows: np.ndarray) -> np.ndarray:
-    """(R, 182, 4) bool: D2 and D3, the legal (cell, direction) of the pending stall.
+def stall_options(state: CairoState, rows: np.ndarray, cells: np.ndarray | None = None
+                  ) -> np.ndarray:
+    """(R, 182, 4) bool: D2 and D3, the legal (cell, direction) of the pending stall; only at
+    ``cells`` (R,) when given (D3 asks about the chosen cell alone).
 
     The pending verb says which rules apply: PLACE (setup or neutral: no cards, at most two
     stalls a section), NEW (cards pay for the section) or MOVE (cards, the stall lifted
@@ -167,12 +161,16 @@ def stall_options(state: CairoState, rows: np.ndarray) -> np.ndarray:
     seat, hand, money = cards.seat_cards(state, rows)
     colour = state.colour[rows].astype(np.intp)
     verb = state.verb[rows]
-    cover = stall_cover(hand, money)
+    cover = cards.sections_of(cards.stall_cover(hand, money))
+    limit = None
+    if cells is not None:
+        limit = np.zeros((rows.size, NUM_CELLS), dtype=bool)
+        limit[np.arange(rows.size), cells] = True
     out = np.zeros((rows.size, NUM_CELLS, 4), dtype=bool)
     move = verb == VERB.MOVE
     if move.any():
         out[move] = stalls.move_destinations(state, rows[move], seat[move], colour[move],
-                                             cover[move])
+                                             cover[move], None if limit is None else limit[move])
     rest = ~move
     if rest.any():
         stall_cell = state.stall_cell[rows[rest]]
@@ -180,7 +178,10 @@ def stall_options(state: CairoState, rows: np.ndarray) -> np.ndarray:
         sections_ok = np.where(placing, stalls.setup_sections(stall_cell), cover[rest])
         candidates = has_colour(stalls.open_colours(stall_cell), colour[rest])
         candidates &= sections_ok[:, SECTION]
-        out[rest] = board_analysis(state, rows[rest])["dirs"] & candidates[:, :, None]
+        if limit is not None:
+            candidates &= limit[rest]
+        (dirs,) = board_analysis(state, rows[rest], "dirs")
+        out[rest] = dirs & candidates[:, :, None]
     return out
 
 
@@ -211,9 +212,10 @@ def expansion_options(state: CairoState, rows: np.ndarray) -> np.ndarray:
     """(R, 182) bool: D5, the cells the pending expansion may take and pay for."""
     seat, hand, money = cards.seat_cards(state, rows)
     colour = state.colour[rows].astype(np.intp)
-    codes = board_analysis(state, rows)["expand_codes"][np.arange(rows.size), seat]
+    (codes,) = board_analysis(state, rows, "expand_codes")
+    codes = codes[np.arange(rows.size), seat]
     cost = state.group_size[rows, seat, colour].astype(np.int32) + 1
-    return has_colour(codes, colour) & cards.build_cover(hand, money, colour, cost)[:, SECTION]
+    return has_colour(codes, colour) & cards.cells_of(cards.build_cover(hand, money, colour, cost))
 
 
 def payment_mask(state: CairoState, rows: np.ndarray) -> np.ndarray:
@@ -224,15 +226,16 @@ def payment_mask(state: CairoState, rows: np.ndarray) -> np.ndarray:
 
 
 # ---------------------------------------------------------------- lures and draws
-def lure_targets(state: CairoState, rows: np.ndarray, in_step: bool = False
+def lure_targets(state: CairoState, rows: np.ndarray
                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``lure.lure_options`` of the rows; a D10 mask leaves them in ``Game.scratch``, and its
-    step (``in_step``) reads them from there."""
-    if in_step:
-        found, values = Game.handed(state).get(_LURE_OPTIONS, rows)
-        return values if found.all() else lure.lure_options(state, rows)
-    return Game.scratch(state).rows(_LURE_OPTIONS, rows,
-                                    lambda missing: lure.lure_options(state, missing))
+    """``lure.lure_options`` of the rows (D10), kept per row for the step that applies the
+    chosen target while the board, the customers, the seat and its barkers stay the same."""
+    seat = state.current_player[rows]
+    parts = [state.tile[rows], state.customer[rows], state.entrance_cell[rows],
+             state.colour[rows], seat, state.barkers[rows, seat]]
+    key = _row_bytes(parts)
+    return memo.rows(state, "cairo_lure_options", rows, key,
+                     lambda miss: lure.lure_options(state, rows[miss]))
 
 
 def draw_sources(state: CairoState, rows: np.ndarray) -> np.ndarray:
@@ -253,36 +256,38 @@ def turn_mask(state: CairoState, rows: np.ndarray, move_requires_blocked: bool) 
     num = rows.size
     out = np.zeros((num, ACTIONS.size), dtype=bool)
     seat, hand, money = cards.seat_cards(state, rows)
-    customers = customer_cells(state, rows)
-    analysis = board_analysis(state, rows, customers)
-    expand_sections = analysis["expand_sections"][np.arange(num), seat]  # (R, 9)
+    new_sections, expand_sections = board_analysis(state, rows, "new_sections",
+                                                   "expand_sections")
+    expand_sections = expand_sections[np.arange(num), seat]  # (R, 6)
     main = state.stage[rows] == STAGE.MAIN
     size = state.group_size[rows, seat].astype(np.int32)  # (R, 6)
-    unplaced = state.stall_cell[rows, seat] < 0
+    # The sections the cards and money pay for: an expansion of each colour (§5.4), then a
+    # stall (cost 0), in one call.
+    builds = np.concatenate([size + 1, np.zeros((num, 1), dtype=np.int32)], axis=1)
+    colours = np.repeat(_BUILD_COLOURS, num, axis=0)
+    cover = cards.build_cover(hand, money, colours, builds)  # (R, 7) section sets
+    cover_new = cover[:, NUM_COLOURS:]
     # §5.3: an unplaced colour with a legal cell in a section the cards pay for.
-    cover_new = stall_cover(hand, money)
-    new_ok = unplaced & colours_of(np.bitwise_or.reduce(
-        analysis["new_sections"] * cover_new.view(np.uint8), axis=1))
-    # §5.4: per section, the colours whose expansion there the cards and money pay for.
-    colours = np.broadcast_to(_COLOURS, (num, NUM_COLOURS))
-    cover = colour_bits(cards.build_cover(hand, money, colours, size + 1), axis=1)
-    expand_ok = colours_of(np.bitwise_or.reduce(expand_sections & cover, axis=1))
-    expand_ok &= (size > 0) & (state.supply[rows] > 0)
-    # §5.6: an unexpanded stall, blocked (R22) unless the option waives it, with a destination.
+    new_ok = (state.stall_cell[rows, seat] < 0) & (new_sections & cover_new != 0)
+    # §5.4: a group, an expansion left, a cell in a section where the colour is paid for.
+    expand_ok = (expand_sections & cover[:, :NUM_COLOURS] != 0) & (size > 0)
+    expand_ok &= state.supply[rows] > 0
+    # §5.6: an unexpanded stall, blocked (R22) unless the option waives it, with a
+    # destination in a section the cards pay for.
     movable = size == 1
     if move_requires_blocked:
-        movable &= ~colours_of(np.bitwise_or.reduce(expand_sections, axis=1))
+        movable &= expand_sections == 0
     move_ok = np.zeros((num, NUM_COLOURS), dtype=bool)
-    pairs, colour = np.nonzero(movable)
-    if pairs.size:
-        destinations = stalls.move_destinations(state, rows[pairs], seat[pairs], colour,
-                                                cover_new[pairs])
-        move_ok[pairs, colour] = destinations.reshape(pairs.size, -1).any(axis=1)
+    moving = np.flatnonzero(movable.any(axis=1))
+    if moving.size:
+        (destinations,) = move_analysis(state, rows[moving], move_requires_blocked)
+        destinations = destinations[np.arange(moving.size), seat[moving]]  # (M, 6)
+        move_ok[moving] = movable[moving] & (destinations & cover_new[moving] != 0)
     out[:, ACTIONS.NEW.start:ACTIONS.NEW.stop] = new_ok
     out[:, ACTIONS.EXPAND.start:ACTIONS.EXPAND.stop] = expand_ok
     out[:, ACTIONS.MOVE.start:ACTIONS.MOVE.stop] = move_ok
     out[:, ACTIONS.LURE.start:ACTIONS.LURE.stop] = (
-        lure.lure_available(state, rows, customers) & main[:, None])
+        lure.lure_available(state, rows) & main[:, None])
     out[:, ACTIONS.DRAW.start] = main
     out[:, ACTIONS.PASS.start] = ~main
     return out

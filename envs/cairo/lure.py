@@ -9,7 +9,7 @@ from envs.cairo.board import customer_cells, walk_distances
 from envs.cairo.cards import per_row
 from envs.cairo.data import MARKET
 from envs.cairo.state import CairoState
-from envs.core.arrays import last_axis_sums, second_last_axis_sums
+from envs.core.arrays import last_axis_sums
 
 
 def lure_options(state: CairoState, rows: np.ndarray
@@ -39,16 +39,13 @@ def lure_options(state: CairoState, rows: np.ndarray
     return cells, legal, cost
 
 
-def lure_available(state: CairoState, rows: np.ndarray, customers: np.ndarray | None = None
-                   ) -> np.ndarray:
+def lure_available(state: CairoState, rows: np.ndarray) -> np.ndarray:
     """(R, 6) bool: the customer of the colour is on the board with a free entrance of its
     colour to go to (D4's ``LURE_c``).
 
     The nearest candidate always costs 0 barkers, so a candidate is all a lure needs.
-    ``customers`` is the rows' ``customer_cells`` when the caller has them already.
     """
-    if customers is None:
-        customers = customer_cells(state, rows)
+    customer = state.customer[rows]  # (R, 6)
     cells = state.entrance_cell[rows]  # (R, 5, 6)
-    free = (cells >= 0) & ~per_row(customers, np.maximum(cells, 0))
-    return (state.customer[rows] >= 0) & (second_last_axis_sums(free.view(np.uint8)) > 0)
+    occupied = (cells[..., None] == customer[:, None, None, :]).any(axis=-1)
+    return (customer >= 0) & ((cells >= 0) & ~occupied).any(axis=1)

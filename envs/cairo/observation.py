@@ -39,7 +39,7 @@ from envs.cairo.data import (
     WIDTH,
 )
 from envs.cairo.state import CairoState, Phase, Verb
-from envs.core.arrays import last_axis_sums
+from envs.core.arrays import last_axis_sums, second_last_axis_sums
 from envs.core.layout import ObservationLayout, Piece
 
 VP_SCALE = 100.0  # VP are divided by this; 36 expansions × (7 + 5 medal VP) < 5 × 100
@@ -214,11 +214,10 @@ class Observer:
         raw = np.concatenate([array.reshape(num, -1).view(np.int8)
                               for array in self._one_byte_arrays(state)]
                              + [(state.stall_cell < 0).reshape(num, -1).view(np.int8)], axis=1)
-        money, hand = state.money, state.hand
+        money = state.money
         derived = [state.current_player[:, None], state.vp,
-                   np.take(_CELL_XY, state.customer, axis=0).reshape(num, -1),
-                   np.take(_CELL_XY, state.target, axis=0),
-                   MONEY_PER_COLOUR - last_axis_sums(money.swapaxes(1, 2)), last_axis_sums(hand),
+                   _CELL_XY[state.customer].reshape(num, -1), _CELL_XY[state.target],
+                   MONEY_PER_COLOUR - second_last_axis_sums(money), last_axis_sums(state.hand),
                    (NUM_BARKERS - last_axis_sums(state.barkers))[:, None],
                    np.minimum(state.turn, self.max_turns)[:, None]]
         return np.concatenate([raw, money.reshape(num, -1), *derived], axis=1, dtype=np.float32)

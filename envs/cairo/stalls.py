@@ -15,10 +15,13 @@ import numpy as np
 from envs.cairo.board import (
     AREA_CODE,
     Board,
+    any_direction,
     colour_bits,
     customer_cells,
     has_colour,
+    section_union,
 )
+from envs.cairo.cards import section_set
 from envs.cairo.data import NUM_CELLS, NUM_SECTIONS, SECTION, SETUP_SECTION_LIMIT
 from envs.cairo.state import CairoState
 
@@ -109,11 +112,25 @@ def lifted_boards(state: CairoState, rows: np.ndarray, seat: np.ndarray, colour:
 
 
 def move_destinations(state: CairoState, rows: np.ndarray, seat: np.ndarray,
-                      colour: np.ndarray, sections_ok: np.ndarray) -> np.ndarray:
+                      colour: np.ndarray, sections_ok: np.ndarray,
+                      limit: np.ndarray | None = None) -> np.ndarray:
     """(R, 182, 4) bool: the legal new (cell, direction) of each seat's stall of the colour
     (§5.6 precondition 3): §5.3 preconditions 2–7 on the board with the stall lifted, in the
-    sections ``sections_ok`` (R, 9) the cards pay for, on another cell than its own."""
+    sections ``sections_ok`` (R, 9) the cards pay for, on another cell than its own; only
+    the cells of ``limit`` (R, 182) when given."""
     if not rows.size:
         return np.zeros((0, NUM_CELLS, 4), dtype=bool)
     board, candidates = lifted_boards(state, rows, seat, colour)
-    return stall_directions(board, candidates & sections_ok[:, SECTION])
+    candidates &= sections_ok[:, SECTION]
+    if limit is not None:
+        candidates &= limit
+    return stall_directions(board, candidates)
+
+
+def move_sections(state: CairoState, rows: np.ndarray, seat: np.ndarray, colour: np.ndarray
+                  ) -> np.ndarray:
+    """(R,) int32: the 9-bit sets of the sections holding a legal destination of each seat's
+    stall of the colour (``move_destinations`` in every section, whatever the cards)."""
+    everywhere = np.ones((rows.size, NUM_SECTIONS), dtype=bool)
+    cells = any_direction(move_destinations(state, rows, seat, colour, everywhere))
+    return section_set(section_union(cells))

@@ -6,11 +6,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from envs.cairo import CairoGame, legality, stalls
+from envs.cairo import CairoGame, cards, stalls
 from envs.cairo.board import Board, customer_cells
 from envs.cairo.data import COLOUR_AREA, SECTION
 from envs.cairo.state import Phase
-from envs.core.game import Game
 
 
 @pytest.mark.parametrize("players", [2, 4])
@@ -43,10 +42,10 @@ def test_single_games_match_batch_rows_at_every_step(players):
     assert batch.done.all()
 
 
-def test_cached_analyses_match_fresh_ones_across_row_resets():
-    """The per-row analyses kept across turns (reachability verdicts, turn and lure options)
-    and across ``put`` + ``forget_rows`` give every step the mask and observation that a state
-    with no cache gives."""
+def test_memoised_analyses_match_fresh_ones_across_row_resets():
+    """The per-row analyses the memo keeps across turns (the board analysis, the moves, the
+    lure options) and across ``put`` + ``forget_rows`` give every step the mask and
+    observation that a state with no memo gives."""
     game = CairoGame(3)
     state = game.init(16, seed=40)
     rng = np.random.default_rng(2)
@@ -64,13 +63,13 @@ def test_cached_analyses_match_fresh_ones_across_row_resets():
             game.forget_rows(state, rows)
             resets += 1
     assert resets == 13
-    assert len(Game.state_cache(state)) > 0, "the row-checked caches survive forget_rows"
+    assert "_row_memo" in state.__dict__, "the row-checked entries survive forget_rows"
 
 
-def test_steps_with_what_their_masks_handed_on_match_steps_of_fresh_states():
-    """A step applies what its mask left in ``Game.scratch`` (lure and stall options, checked
-    summaries), also when rows were replaced between the mask and the step: each step equals
-    the same step of a copy with no cache and no scratch."""
+def test_steps_reading_the_memo_match_steps_of_fresh_states():
+    """A step reads what its mask left in the memo (the lure options, the board analysis),
+    also when rows were replaced between the mask and the step: each step equals the same
+    step of a copy with no memo."""
     game = CairoGame(3)
     state, other = game.init(8, seed=41), game.init(8, seed=77)
     rng = np.random.default_rng(3)
@@ -117,7 +116,8 @@ def test_move_destinations_are_the_board_with_the_stall_lifted():
                 continue
             idx = np.zeros(colours.size, dtype=np.intp)
             seats = np.full(colours.size, seat, dtype=np.intp)
-            cover = legality.stall_cover(one.hand[idx, seat], one.money[idx, seat])
+            cover = cards.sections_of(cards.stall_cover(one.hand[idx, seat],
+                                                        one.money[idx, seat]))
             got = stalls.move_destinations(one, idx, seats, colours, cover)
             for k, colour in enumerate(colours.tolist()):
                 old = int(one.stall_cell[0, seat, colour])
@@ -135,3 +135,24 @@ def test_move_destinations_are_the_board_with_the_stall_lifted():
                 moving += bool(expected.any())
                 checked += 1
     assert checked > 100 and 0 < moving < checked
+
+
+def test_each_decisions_apply_equals_the_steps_one_pass():
+    """A step applies every phase's effect and then one end of the step for all rows; each
+    Decision's own ``apply`` (its effect and the end of the step for its rows) gives the same
+    state, phase by phase."""
+    from envs.core.decisions import rows_by_phase
+
+    game = CairoGame(2)
+    state = game.init(12, seed=5)
+    rng = np.random.default_rng(6)
+    for _ in range(400):
+        mask = game.legal_action_mask(state)
+        actions = np.argmax(rng.random(mask.shape) * mask, axis=1)
+        live = np.flatnonzero(~state.done)
+        by_decision = state.copy()
+        for phase, sel in rows_by_phase(state.phase, live):
+            game.decisions[phase].apply(by_decision, live[sel], actions[live[sel]])
+        game._apply(state, live, actions[live])
+        assert by_decision.equals(state)
+        game.invalidate(state)

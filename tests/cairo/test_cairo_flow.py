@@ -73,7 +73,8 @@ def test_first_placement_is_always_possible():
     """A game's first placement is not checked (``CairoGame._init``): on the start board every
     colour has a legal cell in every section of its area, so each seat can place anything."""
     start = CairoGame(3).init(1, seed=0)
-    cells = any_direction(legality.board_analysis(start, np.zeros(1, dtype=np.intp))["dirs"])[0]
+    (dirs,) = legality.board_analysis(start, np.zeros(1, dtype=np.intp), "dirs")
+    cells = any_direction(dirs)[0]
     for colour in range(6):
         sections = set(SECTION[COLOUR_AREA[colour]].tolist())
         assert sections == set(SECTION[cells & COLOUR_AREA[colour]].tolist()), colour
