@@ -39,8 +39,6 @@ CHECKPOINT_SUFFIXES = (".zip", ".pt", ".pth", ".ckpt")
 
 # Baselines added at run time, per env id, in registration order.
 _REGISTERED: dict[str, dict[str, AgentFactory]] = {}
-# Modules of agents/ that are not per-game baseline modules.
-_NOT_GAME_MODULES = frozenset({"base", "arena", "hints", "random_agent", "policy", "testing"})
 
 
 def register_baselines(env_id: str, baselines: Mapping[str, AgentFactory]) -> None:
@@ -126,15 +124,14 @@ def _baselines(env_id: str) -> dict[str, AgentFactory]:
     """The scripted baselines of ``env_id``: its module's, then the registered ones."""
     game_class(env_id)  # unknown env ids fail here with the registry's message
     table: dict[str, AgentFactory] = {}
-    if env_id not in _NOT_GAME_MODULES:
-        module_name = f"{__name__}.{env_id}"
-        try:
-            module = importlib.import_module(module_name)
-        except ModuleNotFoundError as error:
-            if error.name != module_name:  # the module exists but one of its imports failed
-                raise
-        else:
-            table.update(getattr(module, "BASELINES", {}))
+    module_name = f"{__name__}.{env_id}"
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as error:
+        if error.name != module_name:  # the module exists but one of its imports failed
+            raise
+    else:
+        table.update(getattr(module, "BASELINES", {}))  # a game module is one that has them
     table.update(_REGISTERED.get(env_id, {}))
     return table
 

@@ -7,12 +7,12 @@ import types
 
 import numpy as np
 import pytest
+from agent_checks import assert_agent_ignores_hidden, assert_agent_plays_legally
 from toy_agents import TOY_BASELINES, DeckPeeker, HighestCardFirst, LowestCardFirst
 
 import agents
 import envs
 from agents.random_agent import RandomAgent
-from agents.testing import assert_agent_ignores_hidden, assert_agent_plays_legally
 
 
 @pytest.fixture
