@@ -10,6 +10,7 @@ import numpy as np
 from agents.base import Agent
 from envs.core.game import Game
 from envs.core.state import BatchState
+from envs.records import Recorder
 
 
 @dataclasses.dataclass
@@ -20,6 +21,7 @@ class MatchResult:
     rewards: np.ndarray  # (G, P) float32, rank-based terminal rewards (+1 sole winner)
     truncated: np.ndarray  # (G,) bool, the game hit the safety cap
     decisions: int  # decisions taken over all games
+    records: list = dataclasses.field(default_factory=list)  # envs.records.Recorder, rows 0..
 
     @property
     def first_place(self) -> np.ndarray:
@@ -57,8 +59,8 @@ def act_by_owner(game: Game, state: BatchState, agents: Sequence[Agent] | Mappin
 
 
 def play_mixed(game: Game, agents: Sequence[Agent], seat_agents: np.ndarray,
-               seeds: np.ndarray, on_step: Callable[[BatchState, int], None] | None = None
-               ) -> MatchResult:
+               seeds: np.ndarray, on_step: Callable[[BatchState, int], None] | None = None,
+               record: int = 0) -> MatchResult:
     """Play N games at once, row i seeded ``seeds[i]`` with agent ``seat_agents[i, s]`` in seat s.
 
     Each step, every agent acts once, on the sub-batch of rows where one of its seats is to
@@ -72,13 +74,20 @@ def play_mixed(game: Game, agents: Sequence[Agent], seat_agents: np.ndarray,
         seeds: (N,) int64 game seeds.
         on_step: called as ``on_step(state, step)`` before each step (tests inspect the
             positions there).
+        record: keep the game records (``envs.records``) of the first ``record`` rows, the
+            players named by their agents' names.
 
     Returns:
         the games' scores, rank rewards and truncation flags, row by row.
     """
     seat_agents = np.asarray(seat_agents, dtype=np.int64)
     num_games = seat_agents.shape[0]
-    state = game.init_rows(np.asarray(seeds, dtype=np.int64))
+    seeds = np.asarray(seeds, dtype=np.int64)
+    state = game.init_rows(seeds)
+    recorders = [Recorder(game, int(seeds[r]), [agents[int(k)].name for k in seat_agents[r]],
+                          row=r) for r in range(min(record, num_games))]
+    for recorder in recorders:
+        recorder.start(state)
     rows_all = np.arange(num_games)
     rewards = np.zeros((num_games, game.num_players), dtype=np.float32)
     decisions = 0
@@ -92,18 +101,25 @@ def play_mixed(game: Game, agents: Sequence[Agent], seat_agents: np.ndarray,
         owner = np.where(live, seat_agents[rows_all, seat], -1)
         actions = act_by_owner(game, state, agents, owner)
         decisions += int(live.sum())
+        for recorder in recorders:
+            recorder.before(state)
         state = game.step(state, actions)
+        for recorder in recorders:
+            recorder.after(state, int(actions[recorder.row]))
         rewards += state.rewards
     else:
         raise RuntimeError(f"{game.ENV_ID}: games ran past max_decisions={game.max_decisions}")
-    return MatchResult(game.scores(state), rewards, state.truncated.copy(), decisions)
+    return MatchResult(game.scores(state), rewards, state.truncated.copy(), decisions,
+                       recorders)
 
 
 def play_match(game: Game, seat_agents: Sequence[Agent], num_games: int,
-               seed: int = 0) -> MatchResult:
-    """Play ``num_games`` games seeded ``seed + i``, ``seat_agents[p]`` acting for seat p."""
+               seed: int = 0, record: int = 0) -> MatchResult:
+    """Play ``num_games`` games seeded ``seed + i``, ``seat_agents[p]`` acting for seat p
+    (the records of the first ``record`` games kept)."""
     if len(seat_agents) != game.num_players:
         raise ValueError(f"{game.ENV_ID}: {len(seat_agents)} agents for "
                          f"{game.num_players} seats")
     lineup = np.tile(np.arange(game.num_players), (num_games, 1))
-    return play_mixed(game, seat_agents, lineup, seed + np.arange(num_games, dtype=np.int64))
+    return play_mixed(game, seat_agents, lineup, seed + np.arange(num_games, dtype=np.int64),
+                      record=record)

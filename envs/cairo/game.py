@@ -48,7 +48,7 @@ from typing import Any
 
 import numpy as np
 
-from envs.cairo import legality, observation, render, resample, scoring
+from envs.cairo import legality, observation, picture, render, resample, scoring
 from envs.cairo.board import NEIGHBOURS, any_direction
 from envs.cairo.data import (
     CARD_ID_TYPE,
@@ -819,6 +819,9 @@ class CairoGame(Game[CairoState]):
 
     def render(self, state: CairoState, index: int = 0, seat: int | None = None) -> str:
         return render.render(self, state, index, seat)
+
+    def draw(self, state: CairoState, index: int = 0, seat: int | None = None) -> np.ndarray:
+        return picture.draw(self, state, index, seat)
 
     def action_name(self, action: int) -> str:
         return action_name(action)

@@ -399,6 +399,11 @@ class Game(abc.ABC, Generic[S]):
         """A readable text board of one game in the batch: what ``seat`` may know, or the
         full (omniscient, debugging) view when ``seat`` is None."""
 
+    def draw(self, state: S, index: int = 0, seat: int | None = None) -> np.ndarray:
+        """(H, W, 3) uint8: a picture of one game's board (``envs.core.draw``), as ``seat``
+        sees it (None: everything); ``render_mode="rgb_array"`` shows it."""
+        raise NotImplementedError(f"{self.ENV_ID} has no picture of its board yet")
+
     @abc.abstractmethod
     def action_name(self, action: int) -> str:
         """Readable name of one action."""
