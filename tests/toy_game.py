@@ -81,6 +81,7 @@ class ToyGame(Game[ToyState]):
     def __init__(self, num_players: int | None = None, **options):
         super().__init__(num_players, **options)
         self.num_actions = ACTIONS.size
+        self.action_layout, self.observation_layout = ACTIONS, OBS
         self.observation_shape = (OBS.size,)
         self.observation_low, self.observation_high = OBS.bounds()
         self.max_decisions = 2 * NUM_CARDS
