@@ -40,9 +40,10 @@ COLOURS = {"red": (200, 52, 44), "yellow": (236, 196, 48), "green": (64, 150, 72
            "blue": (48, 96, 186), "white": (236, 236, 230), "purple": (126, 66, 150)}
 RGB = [COLOURS[name] for name in COLOUR_NAMES]
 SAND, TERRACOTTA = (232, 214, 170), (205, 150, 112)
-LEGEND = ("tile: a stall of its colour, owner's seat number (n neutral), framed: main stall | "
-          "triangle: entrance, pointing at its stall | disc: customer | sand: market, "
-          "terracotta: restaurant")
+LEGEND = ("tile: a stall of its colour with its owner's seat number (n: neutral); framed: the "
+          "main stall",
+          "triangle: an entrance, pointing at its stall | disc: a customer | sand: market, "
+          "terracotta: restaurant | small numbers: sections")
 
 
 def draw(game: CairoGame, state: CairoState, index: int = 0, seat: int | None = None
@@ -53,7 +54,8 @@ def draw(game: CairoGame, state: CairoState, index: int = 0, seat: int | None = 
     canvas = Canvas(width, height)
     _board(canvas, state, index)
     _panel(canvas, game, state, index, seat, MARGIN * 2 + WIDTH * CELL)
-    canvas.text((MARGIN, height - 22), LEGEND, size=11, fill=(90, 80, 70))
+    for k, line in enumerate(LEGEND):
+        canvas.text((MARGIN, height - 36 + 16 * k), line, size=11, fill=(90, 80, 70))
     return canvas.array()
 
 
