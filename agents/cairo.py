@@ -716,3 +716,6 @@ BASELINES = {
     "economist": EconomistAgent,
     "medal_hunter": MedalHunterAgent,
 }
+
+# The search agent's defaults for cairo (agents.ismcts): guided by the strongest baseline.
+ISMCTS = {"guide": "medal_hunter"}

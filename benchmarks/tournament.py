@@ -514,8 +514,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--players", type=int, default=None,
                         help="seats per game (default: the game's default count)")
     parser.add_argument("--agents", default=None,
-                        help="comma-separated agent names or checkpoint paths "
-                             "(default: every built-in agent of the game)")
+                        help="comma-separated agent names or checkpoint paths (label=path "
+                             "names one; ismcts:simulations=200 sets a search agent's "
+                             "options; default: random and the game's scripted baselines)")
     parser.add_argument("--games", type=int, default=600,
                         help="games to play, rounded up to whole duplicate deals (600)")
     parser.add_argument("--seed", type=int, default=0, help="first deal seed (0)")
@@ -543,7 +544,8 @@ def main(argv: Sequence[str] | None = None) -> TournamentResult:
     if args.games < 1 or args.save_games < 0:
         parser.error("--games must be positive and --save-games not negative")
     retain_freed_memory()  # batched play: see envs.core.memory
-    names = args.agents if args.agents is not None else agent_registry.list_agents(args.env)
+    names = args.agents if args.agents is not None else [
+        agent_registry.RANDOM, *agent_registry.list_baselines(args.env)]
     result = run_tournament(
         args.env, args.players, names, args.games, seed=args.seed,
         use_ray=args.ray or args.ray_address is not None, ray_address=args.ray_address,

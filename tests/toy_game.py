@@ -236,6 +236,7 @@ class ToyGame(Game[ToyState]):
             pool = list(new.deck[r, new.deck_pos[r]:])
             for s in others:
                 pool += [v for v in range(NUM_VALUES) for _ in range(new.hands[r, s, v])]
+            pool.sort()  # the draw depends on the unseen cards, not on where they are
             shuffle.shuffle(pool)
             for s in others:
                 size = int(new.hands[r, s].sum())
