@@ -104,8 +104,9 @@ def elo_table(game: Game, names: Sequence[str], agents: Sequence[Agent], num_gam
 
     Returns:
         one dict per agent, best first: rank, agent, elo, elo_low, elo_high (95% bootstrap
-        interval), games, first_place_rate, mean_reward; None where ``benchmarks`` (the
-        tournament schedule and Elo fit) is not available.
+        interval), games, first_place_rate, mean_reward, and ``<names[0]>_minus``: the
+        first agent's Elo minus this one's with its bootstrap interval (elo, low, high);
+        None where ``benchmarks`` (the tournament schedule and Elo fit) is not available.
     """
     try:
         from benchmarks.elo import elo_ratings, pairwise_wins
@@ -138,6 +139,10 @@ def elo_table(game: Game, names: Sequence[str], agents: Sequence[Agent], num_gam
             "first_place_rate": round(float(first[seats].mean()), 4),
             "mean_reward": round(float(result.rewards[seats].mean()), 4),
         })
+    for row in rows:  # each against the first agent (the one evaluated), with its interval
+        diff, low, high = fit.difference(names[0], row["agent"])
+        row[f"{names[0]}_minus"] = {"elo": round(diff, 1), "low": round(low, 1),
+                                    "high": round(high, 1)}
     rows.sort(key=lambda r: -r["elo"])
     return [{"rank": rank, **row} for rank, row in enumerate(rows, start=1)]
 
@@ -149,6 +154,8 @@ def markdown_table(rows: list[dict[str, Any]], columns: Sequence[str] | None = N
     columns = list(columns or rows[0].keys())
 
     def cell(value: Any) -> str:
+        if isinstance(value, dict) and {"elo", "low", "high"} <= set(value):
+            return f"{value['elo']:+.0f} [{value['low']:+.0f}, {value['high']:+.0f}]"
         return f"{value:.3f}" if isinstance(value, float) else str(value)
 
     lines = ["| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
