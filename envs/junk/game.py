@@ -113,7 +113,7 @@ class JunkGame(Game[JunkState]):
         self.hide_stacks = self.options["hide_stacks"]
         self.observer = observation.Observer(players, self.options)
         self.observation_shape = (self.observer.layout.size,)
-        self.observation_low, self.observation_high = self.observer.layout.bounds()
+        self.observation_low, self.observation_high = self.observer.bounds
         # §9.3: at most 16 + 18 N decisions a round (20 N counted), 3 N for the setup.
         self.round_decisions = 16 + 18 * players
         self.max_decisions = NUM_ROUNDS * (16 + 20 * players) + 3 * players

@@ -92,7 +92,6 @@ def test_commits_show_only_the_committed_flag(players):
     the committer sees its own pending bid; nothing about bids is in the mask or infos."""
     game = JunkGame(players)
     observer: Observer = game.observer
-    seats_piece = observer.layout.offsets["seats"]
     generator = np.random.default_rng(3)
     checked = 0
     state = game.init(6, seed=21)
@@ -121,10 +120,10 @@ def test_commits_show_only_the_committed_flag(players):
                 # passed automatically after it): only their flags, the seat to act, and
                 # the observer's own pending bid if it was one of them, may change.
                 new = np.flatnonzero(after.committed[row] & ~state.committed[row])
-                rel = (new - seat) % players
-                allowed = set((seats_piece.start + 19 * rel + 17).tolist())
-                allowed |= set(range(observer.layout.offsets["to_act"].start,
-                                     observer.layout.offsets["to_act"].stop))
+                allowed = {observer.seat_column(int(r), name) for r in range(players)
+                           for name in ("acting",)}
+                allowed |= {observer.seat_column(int((k - seat) % players), "committed")
+                            for k in new}
                 if seat in new:
                     allowed |= set(range(observer.layout.offsets["own_bid"].start,
                                          observer.layout.offsets["own_bid"].stop))
@@ -165,11 +164,12 @@ def test_hide_money_shows_the_last_announcement():
     announced at the last Y event (round 5 or 9); the own money is exact; at the end all."""
     game = JunkGame(4, hide_money=True)
     observer = game.observer
-    money = observer.layout.offsets["seats"].start  # relative seat 0's money, then 19 on
+    money = observer.seat_column(0, "money")
+    stride = observer.seat_size
     seen_announcement = False
     for state, _ in _random_states(game, 4, seed=2):
         obs = game.observe(state, 0)
-        values = obs[:, money:money + 4 * 19:19] * 212
+        values = obs[:, money:money + 4 * stride:stride] * 212
         np.testing.assert_allclose(values[:, 0], state.money[:, 0], atol=1e-3)
         expected = np.where(state.done[:, None], state.money, state.announced)[:, 1:]
         np.testing.assert_allclose(values[:, 1:], expected, atol=1e-3)
@@ -183,9 +183,16 @@ def test_hide_stacks_keeps_only_emptiness():
     layout = game.observer.layout
     p = Position(4, hide_stacks=True).stacks(0, fish=0)
     obs = game.observe(p.state, 1)
-    for name in ("stack", "others_goods", "flows"):
-        assert not obs[0, layout.offsets[name]].any(), name
-    assert obs[0, layout.offsets["stack_empty"]].tolist() == [1, 0, 0, 0]
+    observer = game.observer
+    assert not obs[0, layout.offsets["others_goods"]].any()
+    for seat in range(4):
+        for name in ("flow", "known_min"):
+            column = observer.seat_column(seat, name)
+            assert not obs[0, column:column + 4].any(), name
+    stack = observer.table_column("stack")
+    assert not obs[0, stack:stack + 4].any()
+    empty = observer.table_column("stack_empty")
+    assert obs[0, empty:empty + 4].tolist() == [1, 0, 0, 0]
     assert obs[0, layout.offsets["own_hand"]].any()
 
 
