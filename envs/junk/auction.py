@@ -109,7 +109,7 @@ def resolve(game: JunkGame, state: JunkState, rows: np.ndarray) -> None:
     state.committed[rows] = False
     state.revealed[rows] = True
     # The S award: a pile (rounds 1-9, if one is left) or, in round 10, a pile or 3 Yuan.
-    piles_left = state.pile_cards[rows].sum(axis=(1, 2)) > 0
+    piles_left = (state.pile_size[rows] > 0).any(axis=1)
     asked = has_award & (piles_left | (state.round[rows] == NUM_ROUNDS))
     award_rows = rows[asked]
     state.phase[award_rows] = PHASE.AWARD_PILE
@@ -125,14 +125,14 @@ def after_bidding_round(game: JunkGame, state: JunkState, rows: np.ndarray) -> N
 
 
 def legal_award(state: JunkState, rows: np.ndarray) -> np.ndarray:
-    mask = ACTIONS.block_mask(ACTIONS.PILE, state.pile_cards[rows].sum(axis=2) > 0)
+    mask = ACTIONS.block_mask(ACTIONS.PILE, state.pile_size[rows] > 0)
     mask[:, A.TAKE_3_YUAN] = state.round[rows] == NUM_ROUNDS
     return mask
 
 
 def forced_award(state: JunkState, rows: np.ndarray) -> np.ndarray:
     """Rounds 1-9: one pile left; round 10: no pile left (only the 3 Yuan)."""
-    piles = (state.pile_cards[rows].sum(axis=2) > 0).sum(axis=1)
+    piles = (state.pile_size[rows] > 0).sum(axis=1)
     return np.where(state.round[rows] == NUM_ROUNDS, piles == 0, piles == 1)
 
 

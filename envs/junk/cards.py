@@ -38,9 +38,11 @@ def take(state: JunkState, rows: np.ndarray, seats: np.ndarray, piles: np.ndarra
     face_up = types < NUM_ALWAYS
     state.card_loc[rows, card] = np.where(face_up, LOC_FACE_UP + seats, LOC_HIDDEN + seats)
     state.pile_cards[rows, piles, types] -= 1
+    state.pile_size[rows, piles] -= 1
     up, down = np.flatnonzero(face_up), np.flatnonzero(~face_up)
     state.always[rows[up], seats[up], types[up]] += 1
     state.held[rows[down], seats[down], types[down]] += 1
+    state.hidden[rows[down], seats[down]] += 1
     state.taken[rows, seats, piles] += 1
     state.seen[rows, seats, piles] = state.pile_cards[rows, piles]
     state.revealed[rows] = True
@@ -55,6 +57,7 @@ def play_extra(state: JunkState, rows: np.ndarray, seats: np.ndarray,
     card = np.argmax(match, axis=1)
     state.card_loc[rows, card] = LOC_DISCARDED
     state.held[rows, seats, types] -= 1
+    state.hidden[rows, seats] -= 1
     state.discarded[rows, types] += 1
     state.extra_used[rows, seats] = True
     state.revealed[rows] = True

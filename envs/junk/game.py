@@ -185,6 +185,7 @@ class JunkGame(Game[JunkState]):
             merchants_hidden=np.full(num, self.variable),
             fig_used=zeros((num, NUM_FIGURES), dtype=bool),
             hand=hand,
+            hand_size=np.full((num, players), HAND_START, dtype=np.int8),
             flow=zeros((num, players, NUM_GOODS), dtype=np.int8),
             flow_min=zeros((num, players, NUM_GOODS), dtype=np.int8),
             stack=np.full((num, NUM_GOODS), GOODS_PER_TYPE - dealt, dtype=np.int8),
@@ -197,7 +198,9 @@ class JunkGame(Game[JunkState]):
             card_loc=np.broadcast_to(_PILE_OF_CARD, (num, NUM_SPECIAL_CARDS)).copy(),
             card_key=zeros((num, players, NUM_SPECIAL_CARDS), dtype=np.int8),
             pile_cards=pile_cards,
+            pile_size=np.broadcast_to(PILE_SIZES, (num, NUM_PILES)).copy(),
             held=zeros((num, players, NUM_SPECIAL_TYPES), dtype=np.int8),
+            hidden=zeros((num, players), dtype=np.int8),
             always=zeros((num, players, 3), dtype=np.int8),
             discarded=zeros((num, NUM_SPECIAL_TYPES), dtype=np.int8),
             searched=zeros((num, players, NUM_PILES), dtype=np.int8),
@@ -323,7 +326,7 @@ class JunkGame(Game[JunkState]):
         pile empty, Phase 2."""
         if not rows.size:
             return
-        going = (pos < self.num_players) & (state.pile_cards[rows].sum(axis=(1, 2)) > 0)
+        going = (pos < self.num_players) & (state.pile_size[rows] > 0).any(axis=1)
         ask = rows[going]
         if ask.size:
             state.phase[ask] = PHASE.EVENT_PILE
@@ -346,7 +349,7 @@ class JunkGame(Game[JunkState]):
         """§5.3: on to P2_AFTER iff the public gate holds (no EXTRA card played this round,
         a face-down card held), else the turn ends."""
         seats = state.current_player[rows]
-        gate = ~state.extra_used[rows, seats] & (state.held[rows, seats].sum(axis=1) > 0)
+        gate = ~state.extra_used[rows, seats] & (state.hidden[rows, seats] > 0)
         state.phase[rows[gate]] = PHASE.P2_AFTER
         self.end_turn(state, rows[~gate])
 
@@ -390,6 +393,7 @@ class JunkGame(Game[JunkState]):
              counts: np.ndarray | int = 1) -> None:
         """Seats take ``counts`` goods of type ``goods`` from the stacks (public)."""
         state.hand[rows, seats, goods] += counts
+        state.hand_size[rows, seats] += counts
         state.flow[rows, seats, goods] += counts
         state.stack[rows, goods] -= counts
 
@@ -400,6 +404,7 @@ class JunkGame(Game[JunkState]):
         hand = state.hand[rows, seats] - counts
         flow = state.flow[rows, seats] - counts
         state.hand[rows, seats] = hand
+        state.hand_size[rows, seats] -= counts.sum(axis=1).astype(np.int8)
         state.flow[rows, seats] = flow
         state.flow_min[rows, seats] = np.minimum(state.flow_min[rows, seats], flow)
         state.stack[rows] += counts.astype(np.int8)
@@ -416,7 +421,7 @@ class JunkGame(Game[JunkState]):
     @staticmethod
     def _forced_empty_hand(state: JunkState, rows: np.ndarray) -> np.ndarray:
         """The hand is empty (hand sizes are public): DONE, or PASS_BID."""
-        return state.hand[rows, state.current_player[rows]].sum(axis=1) == 0
+        return state.hand_size[rows, state.current_player[rows]] == 0
 
     # ---------------------------------------------------------------- Phase 1 (§5.1, §5.2)
     def _legal_return(self, state: JunkState, rows: np.ndarray) -> np.ndarray:
@@ -451,7 +456,7 @@ class JunkGame(Game[JunkState]):
     @staticmethod
     def _event_piles(state: JunkState, rows: np.ndarray) -> np.ndarray:
         """(R, 4) bool piles open to the S event's chooser (§5.2; public)."""
-        nonempty = state.pile_cards[rows].sum(axis=2) > 0
+        nonempty = state.pile_size[rows] > 0
         fresh = nonempty & ~state.event_chosen[rows]
         return np.where(fresh.any(axis=1, keepdims=True), fresh, nonempty)
 
@@ -478,7 +483,7 @@ class JunkGame(Game[JunkState]):
     @staticmethod
     def _forced_pick(state: JunkState, rows: np.ndarray) -> np.ndarray:
         """A pile of one card (pile sizes are public)."""
-        return state.pile_cards[rows, state.pick_pile[rows]].sum(axis=1) == 1
+        return state.pile_size[rows, state.pick_pile[rows]] == 1
 
     def _apply_pick(self, state: JunkState, rows: np.ndarray, actions: np.ndarray) -> None:
         cards.take(state, rows, state.current_player[rows], state.pick_pile[rows].astype(
@@ -525,7 +530,7 @@ class JunkGame(Game[JunkState]):
 
     def ranking_keys(self, state: JunkState) -> np.ndarray:
         """§7: (score, goods cards left in hand), compared in that order."""
-        return np.stack([scoring.scores(state), state.hand.sum(axis=2)], axis=2)
+        return np.stack([scoring.scores(state), state.hand_size], axis=2)
 
     def render(self, state: JunkState, index: int = 0, seat: int | None = None) -> str:
         return render.render(self, state, index, seat)

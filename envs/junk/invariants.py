@@ -118,6 +118,10 @@ def check_invariants(game: JunkGame, state: JunkState) -> list[str]:
             | (face_up[:, :, :NUM_ALWAYS] != state.always).any(axis=(1, 2))
             | (face_up[:, :, NUM_ALWAYS:] != 0).any(axis=(1, 2))
             | (discarded != state.discarded).any(axis=1), "special-card counts differ")
+    _report(errors, (state.hand_size != state.hand.sum(axis=2)).any(axis=1)
+            | (state.hidden != state.held.sum(axis=2)).any(axis=1)
+            | (state.pile_size != state.pile_cards.sum(axis=2)).any(axis=1),
+            "kept hand sizes, face-down counts or pile sizes differ from the cards")
     _report(errors, (state.held[:, :, :NUM_ALWAYS] != 0).any(axis=(1, 2)),
             "an ALWAYS card lies face down")
     _report(errors, (state.discarded[:, :NUM_ALWAYS] != 0).any(axis=1)

@@ -288,7 +288,7 @@ class Observer:
             np.broadcast_to(self._options, (num, 2)), height, empty_top,
             state.fig_used[:, : self.num_players + 1],
             np.zeros_like(stack) if self.hide_stacks else stack, stack == 0, state.sold,
-            place >= rnd[:, None], last_axis_sums(state.pile_cards), state.discarded[:, 3:11],
+            place >= rnd[:, None], state.pile_size, state.discarded[:, 3:11],
             (lr_round > 0)[:, None], ((lr_round == state.round) & (lr_round > 0))[:, None],
             state.lr_sold, state.lr_yuan[:, None],
         ]
@@ -329,11 +329,11 @@ class Observer:
             vis.transpose(0, 2, 1),
             state.layers.transpose(0, 3, 1, 2).reshape(num, n, 3 * NUM_JUNKS),
             money[:, :, None],
-            last_axis_sums(state.hand)[:, :, None],
+            state.hand_size[:, :, None],
             state.strips[:, :, None],
             (SUPPLY_CARDS + state.always[:, :, SUPPLY_PLUS])[:, :, None],
             state.always,
-            last_axis_sums(state.held)[:, :, None],
+            state.hidden[:, :, None],
             state.taken,
             state.extra_used[:, :, None],
             zeros4 if hidden_goods else state.flow - state.flow_min,
@@ -375,8 +375,7 @@ class Observer:
         cards[:, :NUM_ALWAYS] += mine(state.always)
         searched = mine(state.searched) > 0
         seen = mine(state.seen)
-        pile_sizes = last_axis_sums(state.pile_cards)
-        since = np.where(searched, last_axis_sums(seen), PILE_SIZES) - pile_sizes
+        since = np.where(searched, last_axis_sums(seen), PILE_SIZES) - state.pile_size
         searching = (state.phase == PHASE.SPECIAL_PICK) & (state.current_player == seat)
         search = np.where(searching[:, None], state.pile_cards[np.arange(num), state.pick_pile],
                           0)

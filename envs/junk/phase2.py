@@ -106,7 +106,7 @@ def forced_main(state: JunkState, rows: np.ndarray) -> np.ndarray:
     """§5.0: no EXTRA card can be played on public data (one played already, or no
     face-down card) and at most one main action is legal."""
     seats = state.current_player[rows]
-    no_extra = state.extra_used[rows, seats] | (state.held[rows, seats].sum(axis=1) == 0)
+    no_extra = state.extra_used[rows, seats] | (state.hidden[rows, seats] == 0)
     return no_extra & (main_mask(state, rows).sum(axis=1) <= 1)
 
 

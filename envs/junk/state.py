@@ -127,6 +127,7 @@ class JunkState(BatchState):
     fig_used: np.ndarray  # (B, 5) bool used this round: 3 merchants, lower, upper helper
     # -- goods
     hand: np.ndarray  # (B, P, 4) int8 goods in each hand by type; private (sizes public)
+    hand_size: np.ndarray  # (B, P) int8 goods in each hand, 0..72; public (kept with hand)
     flow: np.ndarray  # (B, P, 4) int8 net public flow, hand - dealt, -8..18; public
     flow_min: np.ndarray  # (B, P, 4) int8 lowest flow ever, -8..0; public
     stack: np.ndarray  # (B, 4) int8 goods on each junk's stack, 0..18; public
@@ -142,7 +143,9 @@ class JunkState(BatchState):
     card_loc: np.ndarray  # (B, 30) int8 where each card is (class doc)
     card_key: np.ndarray  # (B, P, 30) int8 observer's knowledge class of each card (§6.3)
     pile_cards: np.ndarray  # (B, 4, 21) int8 cards in each pile by type; hidden
+    pile_size: np.ndarray  # (B, 4) int8 cards in each pile, 0..8; public (kept)
     held: np.ndarray  # (B, P, 21) int8 face-down cards by type (EXTRA, END); private
+    hidden: np.ndarray  # (B, P) int8 face-down cards of each seat, 0..21; public (kept)
     always: np.ndarray  # (B, P, 3) int8 face-up ALWAYS cards by type; public
     discarded: np.ndarray  # (B, 21) int8 played EXTRA cards by type; public
     searched: np.ndarray  # (B, P, 4) int8 times each seat has searched each pile

@@ -98,6 +98,7 @@ class Position:
         for name, count in goods.items():
             new[G[name]] = count
         s.hand[0, seat] = new
+        s.hand_size[0, seat] = new.sum()
         s.flow[0, seat] = new - dealt
         s.flow_min[0, seat] = np.minimum(s.flow_min[0, seat], s.flow[0, seat])
         s.stack[0] = GOODS_PER_TYPE - s.hand[0].sum(axis=0)
@@ -139,7 +140,9 @@ class Position:
         s = self.state
         t, pile = int(s.card_type[0, card]), int(s.card_loc[0, card])
         s.pile_cards[0, pile, t] -= 1
+        s.pile_size[0, pile] -= 1
         up = t < NUM_ALWAYS
+        s.hidden[0, seat] += not up
         s.card_loc[0, card] = (LOC_FACE_UP if up else LOC_HIDDEN) + seat
         (s.always if up else s.held)[0, seat, t] += 1
 
