@@ -385,6 +385,7 @@ class JunkGame(Game[JunkState]):
         over = rows[last]
         state.terminated[over] = True
         state.phase[over] = PHASE.GAME_OVER
+        state.revealed[over] = True  # final scoring shows the END cards (and all money)
         self._start_round(state, rows[~last])
 
     # ---------------------------------------------------------------- goods moves
