@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from envs.core.arrays import last_axis_sums, second_last_axis_sums
 from envs.junk.data import LAST_ROUND_YUAN, MARKET_CARDS, NUM_GOODS, NUM_ROUNDS, WIN_TIES
 from envs.junk.state import ACTIONS, MAX_BID, PHASE, A, JunkState
 
@@ -78,15 +79,17 @@ def resolve(game: JunkGame, state: JunkState, rows: np.ndarray) -> None:
     players = game.num_players
     pending = state.pending[rows]
     amount = bid_amounts(pending)  # (R, P, 4)
-    high = amount.max(axis=1)  # (R, 4)
+    high = amount[:, 0]
+    for seat in range(1, players):
+        high = np.maximum(high, amount[:, seat])  # (R, 4)
     top = (amount == high[:, None, :]) & (high[:, None, :] >= 1)  # T of each good
     owns_ties = state.always[rows, :, WIN_TIES] > 0  # (R, P), before any award
     tie_winner = top & owns_ties[:, :, None]
     winners = np.where(tie_winner.any(axis=1, keepdims=True), tie_winner, top)
-    count = winners.sum(axis=1)  # (R, 4)
+    count = second_last_axis_sums(winners)  # (R, 4)
     price = MARKET_CARDS[state.market_order[rows, state.round[rows] - 1]].astype(np.int64)
     share = np.where(count == 1, price, price // np.maximum(count, 1))  # §5.5: rounded down
-    payout = (winners * share[:, None, :]).sum(axis=2)  # (R, P); an S price of 0 pays 0
+    payout = last_axis_sums(winners * share[:, None, :].astype(np.int16))  # (R, P); S: 0
     state.money[rows] += payout.astype(np.int16)
     award = winners & ((price == 0) & (count == 1))[:, None, :]  # S good won alone
     has_award = award.any(axis=(1, 2))
@@ -94,8 +97,7 @@ def resolve(game: JunkGame, state: JunkState, rows: np.ndarray) -> None:
     sold_now = high >= 1
     state.sold[rows] |= sold_now
     # Every bid card, the winners' and the losers', goes back onto its stack.
-    for seat in range(players):
-        game.give_back(state, rows, np.full(rows.size, seat), amount[:, seat].astype(np.int8))
+    game.give_back(state, rows, slice(None), amount)
     state.lr_round[rows] = state.round[rows]
     state.lr_bid_round[rows] = state.bid_round[rows]
     state.lr_bid[rows] = pending

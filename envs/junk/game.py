@@ -54,6 +54,7 @@ from typing import Any
 
 import numpy as np
 
+from envs.core.arrays import last_axis_sums, second_last_axis_sums
 from envs.core.decisions import Decision
 from envs.core.game import Game
 from envs.core.rng import make_rng, permutation
@@ -117,6 +118,9 @@ class JunkGame(Game[JunkState]):
         # §9.3: at most 16 + 18 N decisions a round (20 N counted), 3 N for the setup.
         self.round_decisions = 16 + 18 * players
         self.max_decisions = NUM_ROUNDS * (16 + 20 * players) + 3 * players
+        # (11, N) seat at each turn position of each round (0 = the setup).
+        rounds = np.maximum(np.arange(NUM_ROUNDS + 1) - 1, 0)
+        self._seat_table = ((rounds[:, None] + np.arange(players)) % players).astype(np.int32)
         # Every round asks its first seat's P2_MAIN (two merchants at least are open), so a
         # chain of automatic decisions never spans more than two rounds.
         self.max_chain = 2 * self.round_decisions
@@ -179,6 +183,8 @@ class JunkGame(Game[JunkState]):
             height=np.full((num, NUM_JUNKS), -1, dtype=np.int8),
             layers=zeros((num, NUM_JUNKS, 3, players), dtype=np.int8),
             vis=zeros((num, NUM_JUNKS, players), dtype=np.int8),
+            open_slots=zeros((num, NUM_JUNKS), dtype=np.int8),
+            presence=zeros((num, players), dtype=np.int8),
             strips=np.full((num, players), STRIPS_PER_PLAYER - _SETUP_STRIPS, dtype=np.int8),
             to_place=zeros((num, players), dtype=np.int8),
             merchant_junk=merchant_junk,
@@ -193,6 +199,7 @@ class JunkGame(Game[JunkState]):
             announced=zeros((num, players), dtype=np.int16),
             announce_round=zeros(num, dtype=np.int8),
             market_order=market,
+            unrevealed=np.ones((num, NUM_MARKET_CARDS), dtype=bool),
             sold=zeros((num, NUM_GOODS), dtype=bool),
             card_type=card_type,
             card_loc=np.broadcast_to(_PILE_OF_CARD, (num, NUM_SPECIAL_CARDS)).copy(),
@@ -266,14 +273,15 @@ class JunkGame(Game[JunkState]):
 
     # ---------------------------------------------------------------- the round (§4)
     def seat_at(self, state: JunkState, rows: np.ndarray, pos: np.ndarray | int) -> np.ndarray:
-        """(R,) the seat at turn position ``pos`` of the rows' round (0 = start player)."""
-        start = np.maximum(state.round[rows].astype(np.int32) - 1, 0)
-        return ((start + pos) % self.num_players).astype(np.int32)
+        """(R,) int32 the seat at turn position ``pos`` of the rows' round (0 = the start
+        player, seat ``(round - 1) mod N``; seat 0 during the setup)."""
+        return self._seat_table[state.round[rows], pos]
 
     def _start_round(self, state: JunkState, rows: np.ndarray) -> None:
         """Phase 1a: the next market card is turned (every seat sees it); the goods are
         unsold again; then the exchange window."""
         state.round[rows] += 1
+        state.unrevealed[rows, state.market_order[rows, state.round[rows] - 1]] = False
         state.sold[rows] = False
         state.revealed[rows] = True
         self._seek_exchange(state, rows, np.zeros(rows.size, dtype=np.int64))
@@ -283,6 +291,9 @@ class JunkGame(Game[JunkState]):
         EXCHANGE card of each seat, in turn order; then the event."""
         players = self.num_players
         if not rows.size:
+            return
+        if not state.always[rows, :, EXCHANGE].any():  # the usual case: no EXCHANGE card
+            self._start_event(state, rows)
             return
         seats = self.seat_at(state, rows[:, None], np.arange(players)[None, :])  # (R, P)
         owned = state.always[rows[:, None], seats, EXCHANGE]  # (R, P)
@@ -399,16 +410,19 @@ class JunkGame(Game[JunkState]):
         state.stack[rows, goods] -= counts
 
     @staticmethod
-    def give_back(state: JunkState, rows: np.ndarray, seats: np.ndarray,
+    def give_back(state: JunkState, rows: np.ndarray, seats: np.ndarray | slice,
                   counts: np.ndarray) -> None:
-        """Seats put ``counts`` (R, 4) goods from their hands onto the stacks (public)."""
+        """Seats put goods from their hands onto the stacks (public): ``counts`` (R, 4) of
+        seats ``seats`` (R,), or (R, P, 4) of every seat for ``seats = slice(None)``."""
+        counts = counts.astype(np.int8)
         hand = state.hand[rows, seats] - counts
         flow = state.flow[rows, seats] - counts
         state.hand[rows, seats] = hand
-        state.hand_size[rows, seats] -= counts.sum(axis=1).astype(np.int8)
+        state.hand_size[rows, seats] -= last_axis_sums(counts).astype(np.int8)
         state.flow[rows, seats] = flow
         state.flow_min[rows, seats] = np.minimum(state.flow_min[rows, seats], flow)
-        state.stack[rows] += counts.astype(np.int8)
+        state.stack[rows] += counts if counts.ndim == 2 else second_last_axis_sums(
+            counts).astype(np.int8)
 
     # ---------------------------------------------------------------- shared predicates
     def _legal_stacks(self, state: JunkState, rows: np.ndarray) -> np.ndarray:
@@ -511,6 +525,8 @@ class JunkGame(Game[JunkState]):
         ends a game often reveals the last bids, and core clears every row's record, where
         a finished row must not change at all)."""
         over = np.flatnonzero(state.done)
+        if not over.size:
+            return super().step(state, actions)
         kept = state.revealed[over]
         super().step(state, actions)
         state.revealed[over] = kept
@@ -518,9 +534,11 @@ class JunkGame(Game[JunkState]):
 
     def _apply(self, state: JunkState, rows: np.ndarray, actions: np.ndarray) -> None:
         super()._apply(state, rows, actions)
-        state.decisions[rows] += 1
-        capped = rows[~state.terminated[rows] & (state.decisions[rows] >= self.max_decisions)]
-        state.truncated[capped] = True
+        made = state.decisions[rows] + 1
+        state.decisions[rows] = made
+        if made.max() >= self.max_decisions:  # never in a legal game (§9.3)
+            capped = rows[~state.terminated[rows] & (made >= self.max_decisions)]
+            state.truncated[capped] = True
 
     # ---------------------------------------------------------------- the rest of the protocol
     def observe(self, state: JunkState, player: int | np.ndarray) -> np.ndarray:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from envs.core.arrays import last_axis_sums, second_last_axis_sums
 from envs.junk.data import CELLS, MAX_LAYERS, SLOTS
 from envs.junk.state import JunkState
 
@@ -31,10 +32,12 @@ def refresh(state: JunkState, rows: np.ndarray, junks: np.ndarray) -> None:
     valid = layer >= 0
     owners = state.cargo[rows[:, None], junks[:, None], np.maximum(layer, 0)]  # (R, 3, 3)
     owners = np.where(valid[:, :, None], owners, -1)
-    counts = (owners[:, :, :, None] == np.arange(players)).sum(axis=2)  # (R, 3, P)
+    counts = second_last_axis_sums(owners[:, :, :, None] == np.arange(players))  # (R, 3, P)
     state.layers[rows, junks] = counts
-    empty_top = SLOTS - (owners[:, 0] >= 0).sum(axis=1)  # e(j), 3 for an empty hold
+    empty_top = SLOTS - last_axis_sums(owners[:, 0] >= 0)  # e(j), 3 for an empty hold
     state.vis[rows, junks] = SLOTS * counts[:, 0] + empty_top[:, None] * counts[:, 1]
+    state.open_slots[rows, junks] = np.where(height >= 0, empty_top, 0)
+    state.presence[rows] = second_last_axis_sums(state.vis[rows] > 0)
 
 
 def place(state: JunkState, rows: np.ndarray, junks: np.ndarray, owners: np.ndarray) -> None:
@@ -88,9 +91,9 @@ def cell_visible(cargo: np.ndarray, height: int, players: int) -> np.ndarray:
 
 
 def derived_from_cargo(cargo: np.ndarray, players: int) -> tuple[np.ndarray, np.ndarray,
-                                                                  np.ndarray]:
-    """``(height, layers, vis)`` of holds ``cargo`` (B, 5, 27, 3), computed afresh (B, 5),
-    (B, 5, 3, P), (B, 5, P): the invariants compare them with the kept ones."""
+                                                                  np.ndarray, np.ndarray]:
+    """``(height, layers, vis, open_slots)`` of holds ``cargo`` (B, 5, 27, 3), computed afresh
+    (B, 5), (B, 5, 3, P), (B, 5, P), (B, 5): the invariants compare them with the kept ones."""
     filled = (cargo >= 0).any(axis=3)  # (B, 5, 27)
     height = np.where(filled.any(axis=2),
                       MAX_LAYERS - 1 - np.argmax(filled[:, :, ::-1], axis=2), -1)
@@ -100,4 +103,4 @@ def derived_from_cargo(cargo: np.ndarray, players: int) -> tuple[np.ndarray, np.
     counts = (owners[..., None] == np.arange(players)).sum(axis=3)  # (B, 5, 3, P)
     empty_top = SLOTS - (owners[:, :, 0] >= 0).sum(axis=2)
     vis = SLOTS * counts[:, :, 0] + empty_top[..., None] * counts[:, :, 1]
-    return height, counts, vis
+    return height, counts, vis, np.where(height >= 0, empty_top, 0)

@@ -88,10 +88,12 @@ def check_invariants(game: JunkGame, state: JunkState) -> list[str]:
     _report(errors, (total != STRIPS_PER_PLAYER).any(axis=1) | (state.strips < 0).any(axis=1),
             "strips + on board + to place != 20")
     # 3. holds, and the kept counts
-    height, layers, vis = hold.derived_from_cargo(state.cargo, n)
+    height, layers, vis, open_slots = hold.derived_from_cargo(state.cargo, n)
     _report(errors, (height != state.height).any(axis=1), "height differs from the cargo")
     _report(errors, (layers != state.layers).any(axis=(1, 2, 3)) | (vis != state.vis).any(
-        axis=(1, 2)), "kept layer counts or vis differ from the cargo")
+        axis=(1, 2)) | (open_slots != state.open_slots).any(axis=1)
+        | (state.presence != (vis > 0).sum(axis=1)).any(axis=1),
+        "kept layer counts, vis, open slots or presence differ from the cargo")
     filled = (state.cargo >= 0).sum(axis=3)  # (B, 5, 27)
     below = np.arange(MAX_LAYERS) < height[..., None]
     _report(errors, ((filled != SLOTS) & below).any(axis=(1, 2)), "a layer below h not full")
@@ -129,6 +131,9 @@ def check_invariants(game: JunkGame, state: JunkState) -> list[str]:
     # 6. market
     _report(errors, (np.sort(state.market_order, axis=1) != np.arange(NUM_MARKET_CARDS)).any(
         axis=1), "market order is not a permutation")
+    place = np.argsort(state.market_order, axis=1)
+    _report(errors, (state.unrevealed != (place >= state.round[:, None])).any(axis=1),
+            "unrevealed market cards differ from the round")
     # 7. money
     money = state.money.astype(np.int64)
     score = scoring.scores(state)

@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from envs.core.arrays import last_axis_sums, second_last_axis_sums
+from envs.core.arrays import last_axis_sums
 from envs.core.layout import ObservationLayout, Piece
 from envs.junk.data import (
     CELLS,
@@ -72,7 +72,6 @@ _TABLE_COUNTS = (
     ("pick_award", 1, 1),  # the SPECIAL_PICK comes from an award
     ("setup", 2, None),  # placements left / 3N, merchants face down
     ("announce_round", 1, NUM_ROUNDS),  # round of the last Y announcement, 0 = none
-    ("options", 2, 1),  # hide_money, hide_stacks
     ("height", NUM_JUNKS, MAX_LAYERS),  # h(j) + 1
     ("empty_top", NUM_JUNKS, SLOTS - 1),  # e(j)
     ("fig_used", None, 1),  # 3 merchants, then the N - 2 helpers: N + 1
@@ -180,7 +179,8 @@ class Observer:
         counts = sum(size for _, size, _ in self.table_counts)
         pieces = [
             Piece("decision", (NUM_DECISION_KINDS + NUM_STAGES,), True, 1.0),  # kind, stage
-            Piece("round", (NUM_ROUNDS + 4 * helpers,), True, 1.0),  # round, helper spaces
+            # round one-hot, helper spaces, the options hide_money and hide_stacks
+            Piece("round", (NUM_ROUNDS + 4 * helpers + 2,), True, 1.0),
             Piece("table_counts", (counts,), True, 1.0),
             *[Piece(name, shape, True, 1.0) for name, shape in _TABLE_ONE_HOT],
             Piece("seats", (n, self.seat_size), True, 1.0),
@@ -205,7 +205,8 @@ class Observer:
                 stage = _STAGE_OF_PHASE[phase] + 3 * (award and phase == PHASE.SPECIAL_PICK)
                 if stage >= 0:
                     row[NUM_DECISION_KINDS + stage] = 1.0
-        self._round = np.zeros((NUM_ROUNDS + 1, NUM_ROUNDS + 4 * helpers), dtype=np.float32)
+        self._round = np.zeros((NUM_ROUNDS + 1, NUM_ROUNDS + 4 * helpers + 2), dtype=np.float32)
+        self._round[:, -2:] = options["hide_money"], options["hide_stacks"]
         for r in range(1, NUM_ROUNDS + 1):
             self._round[r, r - 1] = 1.0
             for helper in range(helpers):
@@ -222,8 +223,9 @@ class Observer:
         self._one_hot = slice(off["bid_round"].start, off["lr_pile"].stop)
         # (N, N) absolute seat of each relative one, per observer.
         self._rotation = (np.arange(n)[:, None] + np.arange(n)[None, :]) % n
+        # (11, N) per round (0 = setup): the start player's seat one-hot.
+        self._start_hot = np.eye(n, dtype=bool)[np.maximum(np.arange(NUM_ROUNDS + 1) - 1, 0) % n]
         self._money_column = self._seats.start + self._seat_offset("money")
-        self._options = np.array([[options["hide_money"], options["hide_stacks"]]], np.int8)
         low, high = self.layout.bounds()
         flow = self._seat_offset("flow")
         for seat in range(n):
@@ -265,19 +267,13 @@ class Observer:
         obs[:, off["decision"]] = self._decision[2 * state.phase.astype(np.intp)
                                                  + state.pick_award]
         obs[:, off["round"]] = self._round[rnd]
-        self._table_counts(state, rnd, obs)
+        self._table_counts(state, obs)
         self._table_one_hot(state, rnd, obs)
         self._seat_blocks(state, player, obs)
         self._own_features(state, player, obs)
         return obs
 
-    def _table_counts(self, state: JunkState, rnd: np.ndarray, obs: np.ndarray) -> None:
-        num = state.batch_size
-        height = state.height + 1
-        top = last_axis_sums(state.layers[:, :, 0])
-        empty_top = (SLOTS - top) * (height > 0)
-        # Card c is unrevealed iff its place in the market order is past the round.
-        place = np.argsort(state.market_order, axis=1)
+    def _table_counts(self, state: JunkState, obs: np.ndarray) -> None:
         lr_round = state.lr_round
         stack = state.stack
         parts = [
@@ -285,10 +281,9 @@ class Observer:
             state.returned[:, None], state.takes_left[:, None], state.second_exchange[:, None],
             state.event_chosen, state.pick_award[:, None], state.setup_left[:, None],
             state.merchants_hidden[:, None], state.announce_round[:, None],
-            np.broadcast_to(self._options, (num, 2)), height, empty_top,
-            state.fig_used[:, : self.num_players + 1],
+            state.height + 1, state.open_slots, state.fig_used[:, : self.num_players + 1],
             np.zeros_like(stack) if self.hide_stacks else stack, stack == 0, state.sold,
-            place >= rnd[:, None], state.pile_size, state.discarded[:, 3:11],
+            state.unrevealed, state.pile_size, state.discarded[:, 3:11],
             (lr_round > 0)[:, None], ((lr_round == state.round) & (lr_round > 0))[:, None],
             state.lr_sold, state.lr_yuan[:, None],
         ]
@@ -321,11 +316,10 @@ class Observer:
         money = state.money
         if self.hide_money:
             money = np.where(state.done[:, None], state.money, state.announced)
-        start = np.maximum(state.round.astype(np.intp) - 1, 0) % n
         zeros4 = np.zeros((num, n, NUM_GOODS), dtype=np.int8) if hidden_goods else None
         parts = [
             (state.current_player[:, None] == seats)[:, :, None],
-            (start[:, None] == seats)[:, :, None],
+            self._start_hot[state.round][:, :, None],
             vis.transpose(0, 2, 1),
             state.layers.transpose(0, 3, 1, 2).reshape(num, n, 3 * NUM_JUNKS),
             money[:, :, None],
@@ -338,7 +332,7 @@ class Observer:
             state.extra_used[:, :, None],
             zeros4 if hidden_goods else state.flow - state.flow_min,
             state.committed[:, :, None],
-            second_last_axis_sums(vis > 0)[:, :, None],
+            state.presence[:, :, None],
             zeros4 if hidden_goods else state.flow,
             _BID_TABLE[state.lr_bid.astype(np.intp) + 1],
             state.lr_payout[:, :, None],
@@ -376,9 +370,13 @@ class Observer:
         searched = mine(state.searched) > 0
         seen = mine(state.seen)
         since = np.where(searched, last_axis_sums(seen), PILE_SIZES) - state.pile_size
-        searching = (state.phase == PHASE.SPECIAL_PICK) & (state.current_player == seat)
-        search = np.where(searching[:, None], state.pile_cards[np.arange(num), state.pick_pile],
-                          0)
+        picking = state.phase == PHASE.SPECIAL_PICK
+        if picking.any():  # the pile being searched, shown to its searcher only
+            searching = picking & (state.current_player == seat)
+            search = np.where(searching[:, None],
+                              state.pile_cards[np.arange(num), state.pick_pile], 0)
+        else:
+            search = np.zeros((num, NUM_SPECIAL_TYPES), dtype=np.int8)
         others = (np.zeros_like(hand) if self.hide_stacks
                   else GOODS_PER_TYPE - state.stack - hand)
         parts = [hand, cards, searched, seen.reshape(num, -1), since, search,

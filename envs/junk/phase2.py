@@ -54,30 +54,45 @@ def merchant_free(state: JunkState, rows: np.ndarray) -> np.ndarray:
     return free
 
 
+def _needs_strips() -> np.ndarray:
+    """(11, 5) bool per round (0 = setup): the figures whose action loads strips (the LOAD
+    merchant, and a helper on a LOAD space)."""
+    table = np.zeros((11, 3 + MAX_HELPERS), dtype=bool)
+    table[:, M_LOAD] = True
+    table[1:, 3:] = (HELPER_TRACK[:, :, 0] == K_LOAD).T
+    return table
+
+
+_NEEDS_STRIPS = _needs_strips()
+_JUNK_CHOICES = np.array([1, 1, 1, NUM_JUNKS - 3, NUM_JUNKS - 3])  # helpers: 2 free junks
+
+
+def open_figures(state: JunkState, rows: np.ndarray) -> np.ndarray:
+    """(R, 5) bool: the figures the seat to act may take this turn (public data only)."""
+    players = state.vis.shape[2]
+    loads = state.strips[rows, state.current_player[rows]] > 0
+    open_ = ~state.fig_used[rows] & (loads[:, None] | ~_NEEDS_STRIPS[state.round[rows]])
+    open_[:, players + 1:] = False  # the upper helper plays with 4 seats only
+    return open_
+
+
 def main_mask(state: JunkState, rows: np.ndarray) -> np.ndarray:
     """(R, 13) bool: the legal MAIN_MERCHANT and MAIN_HELPER actions (public data only)."""
-    players = state.vis.shape[2]
-    seats = state.current_player[rows]
-    used = state.fig_used[rows]
-    loads = state.strips[rows, seats] > 0
-    mask = np.zeros((rows.size, NUM_MAIN), dtype=bool)
-    mask[:, M_LOAD] = ~used[:, M_LOAD] & loads
-    mask[:, M_MONEY] = ~used[:, M_MONEY]
-    mask[:, M_GOODS] = ~used[:, M_GOODS]
-    free = merchant_free(state, rows)
-    for helper in range(players - 2):
-        kind = HELPER_TRACK[helper, state.round[rows] - 1, 0]
-        ok = ~used[:, 3 + helper] & ((kind != K_LOAD) | loads)
-        start = A.MAIN_HELPER + NUM_JUNKS * helper
-        mask[:, start:start + NUM_JUNKS] = free & ok[:, None]
+    figures = open_figures(state, rows)
+    mask = np.empty((rows.size, NUM_MAIN), dtype=bool)
+    mask[:, :3] = figures[:, :3]
+    helpers = figures[:, 3:, None] & merchant_free(state, rows)[:, None, :]
+    mask[:, 3:] = helpers.reshape(rows.size, -1)
     return mask
 
 
 def _extra_mask(state: JunkState, rows: np.ndarray, mask: np.ndarray) -> None:
     """Write the legal EXTRA actions (13..47) of the seat to act into ``mask`` (R, 161)."""
     seats = state.current_player[rows]
+    can = ~state.extra_used[rows, seats] & (state.hidden[rows, seats] > 0)
+    if not can.any():  # no EXTRA card can be played (often: no face-down card at all)
+        return
     held = state.held[rows, seats] > 0  # (R, 21)
-    can = ~state.extra_used[rows, seats]
     mask[:, A.LOAD_ONE:A.GOODS_ANY] = (can & held[:, LOAD_ONE]
                                        & (state.strips[rows, seats] > 0))[:, None]
     mask[:, A.GOODS_ANY:A.MONEY_AT] = (can & held[:, GOODS_ANY])[:, None]
@@ -107,7 +122,7 @@ def forced_main(state: JunkState, rows: np.ndarray) -> np.ndarray:
     face-down card) and at most one main action is legal."""
     seats = state.current_player[rows]
     no_extra = state.extra_used[rows, seats] | (state.hidden[rows, seats] == 0)
-    return no_extra & (main_mask(state, rows).sum(axis=1) <= 1)
+    return no_extra & (open_figures(state, rows) @ _JUNK_CHOICES <= 1)
 
 
 # ---------------------------------------------------------------- effects

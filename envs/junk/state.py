@@ -119,6 +119,8 @@ class JunkState(BatchState):
     height: np.ndarray  # (B, 5) int8 h(j): highest layer holding a strip, -1 empty hold
     layers: np.ndarray  # (B, 5, 3, P) int8 strips per seat in layers h, h-1, h-2 (derived)
     vis: np.ndarray  # (B, 5, P) int8 visible crates per junk and seat, 0..9 (derived)
+    open_slots: np.ndarray  # (B, 5) int8 empty slots e(j) of layer h, 0..2; 0 if no strip
+    presence: np.ndarray  # (B, P) int8 junks with a visible crate of the seat, 0..5
     strips: np.ndarray  # (B, P) int8 strips left in each seat's supply, 0..20
     to_place: np.ndarray  # (B, P) int8 strips of each colour still to place (variable setup)
     # -- figures (public, the merchants' identities hidden during the variable setup)
@@ -137,6 +139,7 @@ class JunkState(BatchState):
     announce_round: np.ndarray  # (B,) int8 round of the last Y announcement, 0 = none
     # -- market (the deck's order hidden)
     market_order: np.ndarray  # (B, 10) int8 market card of each round, 0..9
+    unrevealed: np.ndarray  # (B, 10) bool market cards not turned yet; public
     sold: np.ndarray  # (B, 4) bool goods sold in this round's auction
     # -- special cards
     card_type: np.ndarray  # (B, 30) int8 type of each card, 0..20; hidden where face down

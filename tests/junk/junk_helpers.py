@@ -43,7 +43,10 @@ class Position:
 
     # ---------------------------------------------------------------- rigging
     def _done(self) -> Position:
-        self.game.invalidate(self.state)
+        s = self.state
+        place = np.argsort(s.market_order, axis=1)  # the round's card and those before: shown
+        s.unrevealed[:] = place >= s.round[:, None]
+        self.game.invalidate(s)
         return self
 
     def at_round(self, rnd: int, card: int | None = None) -> Position:

@@ -31,7 +31,7 @@ def test_closed_form_matches_the_cell_model_on_random_holds():
         if place.any():
             hold.place(state, rows[place], junks[place], seats[place])
         np.testing.assert_array_equal(cell_model_vis(state.cargo, 4), state.vis)
-        height, layers, _ = hold.derived_from_cargo(state.cargo, 4)
+        height, layers, _, _ = hold.derived_from_cargo(state.cargo, 4)
         np.testing.assert_array_equal(height, state.height)
         np.testing.assert_array_equal(layers, state.layers)
         checked += 64
