@@ -16,22 +16,38 @@ an ambiguity):
 1. (§5.5) With the designed market cards at most one S award arises per reveal (each card has
    one S); the env handles exactly one, so an S award never queues behind another.
 2. (§5.2, §6) "Last-seen composition" of a pile is what the searcher left in it, after its
-   own pick. "Cards taken from each pile since own last search" is the last-seen size minus
-   the pile's size now, or, for a pile never searched, its start size minus its size now.
+   own pick (while it picks, what it found). "Cards taken from each pile since own last
+   search" is the last-seen size minus the pile's size now, or, for a pile never searched,
+   its start size minus its size now.
 3. (§5.5) After a reveal the seats' pending bids and committed flags are cleared; the
    "last reveal" block keeps the revealed bids (an all-pass reveal included) until the next.
 4. (§9.2) The payout of the last reveal includes the round-10 3 Yuan of an S award.
 5. (§9.2) ``e(j)`` is written as 0 for an empty hold; ``h(j) + 1`` is then 0 as well.
-6. (§6, hide_money) The Y event is a step that shows hidden information (other seats'
-   money) only under ``hide_money``; the end of the game shows it to all.
+6. (§6) Steps that show hidden information (``state.revealed``): the deal, every market card
+   turned, a pile searched (its searcher), every card taken from a pile (all seats: whether
+   it went face up tells its class), every EXTRA card played, the reveal of the bids, the
+   merchants turned face up, the Y event under ``hide_money``, and the last step of a game
+   (final scoring shows the END cards and, under ``hide_money``, all money).
 7. (§7, §9.3) The decision counter behind the safety cap counts every decision, asked and
    automatic (amendment 11); reaching ``max_decisions`` truncates the game.
 8. (§5.2) In the S event the seats without a legal pile (all piles empty) are skipped; the
    event then ends at once, since no pile can fill up again.
-9. (§6.3) The resampler deals the other seats' initial goods by rejection (a handful of
+9. (§6 resampling) The other seats' initial goods are dealt by rejection (a handful of
    shuffles per row), then, for rows where every try broke a lower bound, by placing the
    lower bounds first and dealing the rest at random (never the true deal); face-down cards
-   of other seats only ever receive EXTRA or END types (an ALWAYS card would be face up).
+   of other seats only ever receive EXTRA or END types (an ALWAYS card would be face up); a
+   finished game is kept whole. The other seats' pile memories are not redrawn.
+10. (§9.2) The features are those of §9.2, grouped for the encoder (``observation.py``): the
+    per-seat ones seat by seat, so the acting seat, the start player and the S award's taker
+    are a flag in each seat's block rather than a separate one-hot; the option flags sit with
+    the round's constant features.
+11. (§2.3) The state keeps what the rules and the observation read again and again, updated
+    only where it changes: ``vis``, the top layers' strip counts, open slots and presence per
+    junk and seat; hand sizes, face-down counts, pile sizes; the unrevealed market cards. The
+    invariants check each against the arrays it derives from.
+12. A finished row keeps the ``revealed`` record of the step that ended it (core clears every
+    row's record in ``step``, and a finished row must not change at all).
+13. (§5.2) Which card of a type is taken, played or moved is irrelevant: the lowest card id.
 
 Split into modules: ``state.py`` (decisions, actions, state), ``hold.py`` (cargo), ``cards.py``
 (special cards), ``phase2.py`` (actions), ``auction.py`` (Phase 4), ``observation.py``,

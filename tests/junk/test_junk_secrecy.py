@@ -204,3 +204,18 @@ def test_render_modes():
     game = env.game
     own = game.render(env.state, 0, seat=1)
     assert "hand F" in own and own.count("cards") >= 3
+
+
+def test_dynamic_leak_before_and_after_every_commit():
+    """The dynamic leak test from every seat at every step where a bidding round is under
+    way (before the first commit, between commits, and at the reveal)."""
+    game = JunkGame(4)
+    generator = np.random.default_rng(9)
+    compared = steps = 0
+    for state, step in _random_states(game, 2, seed=31):
+        if not ((state.phase == PHASE.BID) & ~state.done).any() or state.done.all():
+            continue
+        for seat in range(4):
+            compared += _dynamic_leak(game, state, seat, 10 * step + seat, generator)
+        steps += 1
+    assert steps > 50 and compared > 100, (steps, compared)
