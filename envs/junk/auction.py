@@ -26,11 +26,15 @@ _COUNTS = np.arange(1, MAX_BID + 1)  # n of BID[g][n]
 
 
 def start_auction(game: JunkGame, state: JunkState, rows: np.ndarray) -> None:
+    if not rows.size:
+        return
     state.bid_round[rows] = 0
     _start_bidding_round(game, state, rows)
 
 
 def _start_bidding_round(game: JunkGame, state: JunkState, rows: np.ndarray) -> None:
+    if not rows.size:
+        return
     state.bid_round[rows] += 1
     state.pos[rows] = 0
     state.phase[rows] = PHASE.BID
@@ -121,6 +125,8 @@ def resolve(game: JunkGame, state: JunkState, rows: np.ndarray) -> None:
 
 def after_bidding_round(game: JunkGame, state: JunkState, rows: np.ndarray) -> None:
     """§5.5: another bidding round iff a good is unsold and this one had a valid bid."""
+    if not rows.size:
+        return
     again = (~state.sold[rows]).any(axis=1) & state.had_bid[rows]
     _start_bidding_round(game, state, rows[again])
     game.end_round(state, rows[~again])

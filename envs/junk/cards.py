@@ -39,7 +39,7 @@ def take(state: JunkState, rows: np.ndarray, seats: np.ndarray, piles: np.ndarra
     state.card_loc[rows, card] = np.where(face_up, LOC_FACE_UP + seats, LOC_HIDDEN + seats)
     state.pile_cards[rows, piles, types] -= 1
     state.pile_size[rows, piles] -= 1
-    up, down = np.flatnonzero(face_up), np.flatnonzero(~face_up)
+    up, down = face_up.nonzero()[0], (~face_up).nonzero()[0]
     state.always[rows[up], seats[up], types[up]] += 1
     state.held[rows[down], seats[down], types[down]] += 1
     state.hidden[rows[down], seats[down]] += 1

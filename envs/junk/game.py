@@ -296,6 +296,8 @@ class JunkGame(Game[JunkState]):
     def _start_round(self, state: JunkState, rows: np.ndarray) -> None:
         """Phase 1a: the next market card is turned (every seat sees it); the goods are
         unsold again; then the exchange window."""
+        if not rows.size:
+            return
         state.round[rows] += 1
         state.unrevealed[rows, state.market_order[rows, state.round[rows] - 1]] = False
         state.sold[rows] = False
@@ -327,6 +329,8 @@ class JunkGame(Game[JunkState]):
         self._start_event(state, rows[~found])
 
     def _end_exchange(self, state: JunkState, rows: np.ndarray) -> None:
+        if not rows.size:
+            return
         state.returned[rows] = 0
         state.takes_left[rows] = 0
         slot = 2 * state.pos[rows].astype(np.int64) + state.second_exchange[rows] + 1
@@ -362,11 +366,15 @@ class JunkGame(Game[JunkState]):
         self._start_phase2(state, rows[~going])
 
     def _start_phase2(self, state: JunkState, rows: np.ndarray) -> None:
+        if not rows.size:
+            return
         state.pos[rows] = 0
         self.start_turn(state, rows)
 
     def start_turn(self, state: JunkState, rows: np.ndarray) -> None:
         """Phase 2: the turn of the seat at ``pos`` begins with its P2_MAIN."""
+        if not rows.size:
+            return
         state.phase[rows] = PHASE.P2_MAIN
         state.main_done[rows] = False
         state.grey_from_extra[rows] = False
@@ -375,12 +383,16 @@ class JunkGame(Game[JunkState]):
     def after_main(self, state: JunkState, rows: np.ndarray) -> None:
         """§5.3: on to P2_AFTER iff the public gate holds (no EXTRA card played this round,
         a face-down card held), else the turn ends."""
+        if not rows.size:
+            return
         seats = state.current_player[rows]
         gate = ~state.extra_used[rows, seats] & (state.hidden[rows, seats] > 0)
         state.phase[rows[gate]] = PHASE.P2_AFTER
         self.end_turn(state, rows[~gate])
 
     def end_turn(self, state: JunkState, rows: np.ndarray) -> None:
+        if not rows.size:
+            return
         state.pos[rows] += 1
         last = state.pos[rows] >= self.num_players
         self.start_turn(state, rows[~last])
@@ -404,6 +416,8 @@ class JunkGame(Game[JunkState]):
     def end_round(self, state: JunkState, rows: np.ndarray) -> None:
         """Phases 5 and 6: the merchants move one junk clockwise, the figures and EXTRA
         cards are fresh again, the start player passes on; after round 10 the game ends."""
+        if not rows.size:
+            return
         state.merchant_junk[rows] = (state.merchant_junk[rows] + 1) % NUM_JUNKS
         state.fig_used[rows] = False
         state.extra_used[rows] = False
@@ -540,9 +554,10 @@ class JunkGame(Game[JunkState]):
         """``Game.step``; a finished row keeps its ``revealed`` record as well (the step that
         ends a game often reveals the last bids, and core clears every row's record, where
         a finished row must not change at all)."""
-        over = np.flatnonzero(state.done)
-        if not over.size:
+        done = state.done
+        if not done.any():
             return super().step(state, actions)
+        over = done.nonzero()[0]
         kept = state.revealed[over]
         super().step(state, actions)
         state.revealed[over] = kept

@@ -131,7 +131,7 @@ def _load(state: JunkState, rows: np.ndarray, seats: np.ndarray, junks: np.ndarr
     """Place ``min(size, strips)`` own strips on the junks, one after the other."""
     size = np.minimum(size, state.strips[rows, seats])
     for k in range(MERCHANT_LOAD_SIZE):
-        sel = np.flatnonzero(size > k)
+        sel = (size > k).nonzero()[0]
         if sel.size:
             hold.place(state, rows[sel], junks[sel], seats[sel])
             state.strips[rows[sel], seats[sel]] -= 1
@@ -152,7 +152,7 @@ def _goods(game: JunkGame, state: JunkState, rows: np.ndarray, seats: np.ndarray
     """A goods action; returns the selector of the rows that go on to GREY_TYPE."""
     owed = _count(state, rows, seats, junks)
     grey = junks == GREY
-    coloured = np.flatnonzero(~grey)
+    coloured = (~grey).nonzero()[0]
     if coloured.size:  # a short stack gives what it has (§8 #8)
         r = rows[coloured]
         goods = GOODS_OF_JUNK[junks[coloured]].astype(np.intp)
@@ -168,10 +168,8 @@ def _act(game: JunkGame, state: JunkState, rows: np.ndarray, seats: np.ndarray,
     """The LOAD, MONEY or GOODS action ``kinds`` on ``junks``; returns the GREY_TYPE rows'
     selector."""
     grey = np.zeros(rows.size, dtype=bool)
-    for kind in (K_LOAD, K_MONEY, K_GOODS):
-        sel = np.flatnonzero(kinds == kind)
-        if not sel.size:
-            continue
+    for kind in sorted(set(kinds.tolist()) - {-1}):  # LOAD, MONEY, GOODS as present
+        sel = (kinds == kind).nonzero()[0]
         if kind == K_LOAD:
             _load(state, rows[sel], seats[sel], junks[sel], size[sel])
         elif kind == K_MONEY:
@@ -212,7 +210,7 @@ def _extra(game: JunkGame, state: JunkState, rows: np.ndarray, actions: np.ndarr
     kinds[offset < 5] = K_LOAD
     kinds[(offset >= 5) & (offset < 10)] = K_GOODS
     junks = (offset % NUM_JUNKS).astype(np.intp)
-    move = np.flatnonzero(actions >= A.MOVE_STRIP)
+    move = (actions >= A.MOVE_STRIP).nonzero()[0]
     if move.size:
         pair = actions[move] - A.MOVE_STRIP
         hold.remove_top(state, rows[move], MOVE_SRC[pair], seats[move])

@@ -13,14 +13,14 @@ from envs.junk import JunkGame
 from envs.junk.observation import Observer
 from envs.junk.state import PHASE
 
+# The default options go through the shared suite (tests/test_conformance.py and friends).
 OPTION_SETS = [
-    {},
     {"hide_money": True},
     {"hide_stacks": True},
     {"setup": "variable"},
     {"setup": "variable", "hide_money": True, "hide_stacks": True},
 ]
-OPTION_IDS = ["default", "hide_money", "hide_stacks", "variable", "all"]
+OPTION_IDS = ["hide_money", "hide_stacks", "variable", "all"]
 
 
 def _random_states(game: JunkGame, batch: int, seed: int, every: int = 1):
