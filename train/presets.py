@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 PRESETS: dict[str, dict[str, Any]] = {}
-# junk (4 players): behaviour clone of the cashier baseline, its action values as hints, then
-# PPO; measured on 2 shared cores (see the junk closing note for the figures).
-PRESETS["junk"] = {"imitate": "cashier", "imitate_decisions": 100_000, "hints": "cashier",
-                   "timesteps": 150_000}
+# junk (4 players): a behaviour clone of the cashier baseline, its action values as hints,
+# then PPO; measured on 2 shared cores (see the junk closing note for the figures).
+PRESETS["junk"] = {"imitate": "cashier", "imitate_decisions": 60_000, "hints": "cashier",
+                   "timesteps": 120_000}
