@@ -26,7 +26,7 @@ def test_list_agents_names_the_junk_baselines():
 def test_baseline_plays_legally_and_blind_with_three_players(name):
     game = envs.make_game("junk", 3)
     agent = agents.make_agent(name, "junk", 3, seed=1)
-    assert_agent_plays_legally(game, agent, num_games=2, seed=5)
+    assert_agent_plays_legally(game, agent, num_games=1, seed=5)
 
 
 @pytest.mark.parametrize("options", [{"hide_money": True, "hide_stacks": True},
@@ -37,20 +37,20 @@ def test_baselines_ignore_hidden_information_under_the_options(options):
     game = envs.make_game("junk", 4, **options)
     pool = [agents.make_agent(n, "junk", 4, seed=k) for k, n in enumerate(BASELINES)]
     pool.append(RandomAgent(3))
-    state = game.init(8, seed=17)
-    seats = np.random.default_rng(0).integers(0, len(pool), size=(8, 4))
-    rows = np.arange(8)
+    state = game.init(6, seed=17)
+    seats = np.random.default_rng(0).integers(0, len(pool), size=(6, 4))
+    rows = np.arange(6)
     phases = set()
     step = 0
     while not state.done.all():
-        if step % 9 == 0:
+        if step % 13 == 0:
             for agent in pool[:2]:
                 for seat in range(4):
                     if (~state.done & (state.current_player == seat)).any():
                         assert_agent_ignores_hidden(game, agent, state, seat, seeds=(step,))
             phases.update(int(p) for p in state.phase[~state.done])
         owner = seats[rows, np.maximum(state.current_player, 0)]
-        actions = np.zeros(8, dtype=np.int64)
+        actions = np.zeros(6, dtype=np.int64)
         for k, agent in enumerate(pool):
             player = np.where(owner == k, state.current_player, -2)
             actions = np.where(owner == k, agent.act(game, state, player), actions)
@@ -79,14 +79,14 @@ def test_action_values_rank_the_chosen_action_first():
 
 @pytest.mark.parametrize("name", BASELINES)
 def test_baseline_beats_random(name):
-    """Seat-balanced: the baseline holds each seat in a quarter of 48 games against three
+    """Seat-balanced: the baseline holds each seat in a quarter of 32 games against three
     random seats; it must finish first far above chance (25%) and average a positive rank
     reward above +0.4."""
     game = envs.make_game("junk", 4)
     pool = [agents.make_agent(name, "junk", 4, seed=0), RandomAgent(1)]
-    seats = np.ones((48, 4), dtype=np.int64)
-    seats[np.arange(48), np.arange(48) % 4] = 0
-    result = play_mixed(game, pool, seats, np.arange(48) + 900)
+    seats = np.ones((32, 4), dtype=np.int64)
+    seats[np.arange(32), np.arange(32) % 4] = 0
+    result = play_mixed(game, pool, seats, np.arange(32) + 900)
     mine = seats == 0
     assert not result.truncated.any()
     assert result.first_place[mine].mean() > 0.55

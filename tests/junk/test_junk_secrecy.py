@@ -146,7 +146,7 @@ def test_resampled_bids_are_legal_and_own_bid_kept():
     keeps the seat's own."""
     game = JunkGame(4)
     hits = 0
-    for state, step in _random_states(game, 16, seed=8):
+    for state, step in _random_states(game, 8, seed=8):
         rows = np.flatnonzero((state.phase == PHASE.BID) & (state.pos >= 2) & ~state.done)
         if not rows.size:
             continue
