@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from envs.junk import hold, scoring
+from envs.junk import cards, hold, scoring
 from envs.junk.data import (
     CELLS,
     FIRST_END,
@@ -124,6 +124,8 @@ def check_invariants(game: JunkGame, state: JunkState) -> list[str]:
             | (state.hidden != state.held.sum(axis=2)).any(axis=1)
             | (state.pile_size != state.pile_cards.sum(axis=2)).any(axis=1),
             "kept hand sizes, face-down counts or pile sizes differ from the cards")
+    _report(errors, (cards.pile_memories(state) != state.seen).any(axis=(1, 2, 3)),
+            "a seat's memory of a pile differs from the cards it saw there")
     _report(errors, (state.held[:, :, :NUM_ALWAYS] != 0).any(axis=(1, 2)),
             "an ALWAYS card lies face down")
     _report(errors, (state.discarded[:, :NUM_ALWAYS] != 0).any(axis=1)

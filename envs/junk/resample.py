@@ -1,4 +1,5 @@
-"""Hidden-state resampling (design.md ``resample_hidden``; spec §6 "Resampling").
+"""Hidden-state resampling (design.md ``resample_hidden``; spec §6, "Resampling hidden
+information").
 
 What seat p cannot see, and how it is redrawn:
 
@@ -14,15 +15,21 @@ What seat p cannot see, and how it is redrawn:
    permuted within p's knowledge classes (``card_key``: one class per search of a pile by p,
    one for everything p never saw), so every composition p saw, the cards taken since, and
    every public card stay; a card face down with another seat only receives an EXTRA or END
-   type (an ALWAYS card would lie face up).
+   type (an ALWAYS card would lie face up). The other seats' memories of the piles
+   (``seen``) are then recounted from the new types (``cards.pile_memories``): each
+   remembers the cards that are now where it looked, so no seat remembers a card its pile
+   never held.
 4. The unrevealed market cards are shuffled.
 5. In the variable setup, while the merchants lie face down, they are permuted among their
    junks.
 
-Everything else is kept, and the rows get a fresh random key (future chance). A finished
-game is kept whole: its final scoring showed every END card. The other
-seats' memories of piles (``seen``) are not redrawn: they are not part of p's view, and a
-state consistent with them cannot be drawn from p's knowledge alone.
+The draw depends only on what p knows: every pool is built from counts and sorted values p
+can work out (its own deal, the public flows and bounds, the sorted types of each knowledge
+class, the set of unrevealed market cards, the set of junks under the merchants), never from
+the order in which the true state stores them; so any state p cannot tell from the true one
+draws the same state for the same seed. Everything else is kept, and the rows get a fresh
+random key (future chance). A finished game is kept whole: its final scoring showed every
+END card.
 """
 
 from __future__ import annotations
@@ -32,10 +39,10 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from envs.core.rng import choice, make_rng, random_bits
+from envs.junk import cards
 from envs.junk.auction import bid_mask
 from envs.junk.data import (
     HAND_START,
-    NUM_ALWAYS,
     NUM_GOODS,
     NUM_MARKET_CARDS,
     NUM_PILES,
@@ -67,7 +74,7 @@ def resample_hidden(game: JunkGame, state: JunkState, player: int, seed: int) ->
     others = np.array([s for s in range(game.num_players) if s != player], dtype=np.intp)
     _redeal_goods(game, out, player, others, draws(0, TRIES), draws(1))
     _redraw_bids(out, others, draws(2))
-    _permute_cards(out, player, draws(3))
+    _permute_cards(out, player, others, draws(3))
     _shuffle_market(out, draws(4))
     _permute_merchants(out, draws(5))
     over = np.flatnonzero(state.done)  # final scoring showed everything that matters
@@ -125,7 +132,8 @@ def _redraw_bids(state: JunkState, others: np.ndarray, rng: np.ndarray) -> None:
             state.pending[rows, seat] = choice(rng, rows, mask)
 
 
-def _permute_cards(state: JunkState, player: int, rng: np.ndarray) -> None:
+def _permute_cards(state: JunkState, player: int, others: np.ndarray,
+                   rng: np.ndarray) -> None:
     """Special-card types permuted within the player's knowledge classes (module doc)."""
     loc = state.card_loc
     in_pile = loc < NUM_PILES
@@ -134,17 +142,16 @@ def _permute_cards(state: JunkState, player: int, rng: np.ndarray) -> None:
     # Class of every card; each card the player knows is a class of its own.
     cls = np.where(hidden, state.card_key[:, player].astype(np.uint64),
                    np.uint64(128) + np.arange(NUM_SPECIAL_CARDS, dtype=np.uint64))
-    # Within a class, the pile places come first (in random order), then the face-down
-    # ones; the ALWAYS types first, then the others: the ALWAYS types land in piles.
-    bits = random_bits(rng, None, 2 * NUM_SPECIAL_CARDS) & _LOW_BITS
-    place_key = (cls << np.uint64(42)) | (face_down.astype(np.uint64) << np.uint64(41)) | bits[
-        :, :NUM_SPECIAL_CARDS]
-    later = (state.card_type >= NUM_ALWAYS).astype(np.uint64)
-    type_key = (cls << np.uint64(42)) | (later << np.uint64(41)) | bits[:, NUM_SPECIAL_CARDS:]
+    # Within a class the pile places come first (in random order), then the face-down ones;
+    # the class's types in sorted order (what the player can know of them), the ALWAYS types
+    # (0..2) first: they land in piles.
+    bits = random_bits(rng, None, NUM_SPECIAL_CARDS) & _LOW_BITS
+    place_key = (cls << np.uint64(42)) | (face_down.astype(np.uint64) << np.uint64(41)) | bits
+    type_key = (cls << np.uint64(42)) | state.card_type.astype(np.uint64)
     places = np.argsort(place_key, axis=1)
-    types = np.take_along_axis(state.card_type, np.argsort(type_key, axis=1), axis=1)
+    types = np.sort(type_key, axis=1) & np.uint64(0xFF)
     new_type = np.empty_like(state.card_type)
-    np.put_along_axis(new_type, places, types, axis=1)
+    np.put_along_axis(new_type, places, types.astype(np.int8), axis=1)
     state.card_type[:] = new_type
     onehot = state.card_type[..., None] == np.arange(NUM_SPECIAL_TYPES)  # (B, 30, 21)
     state.pile_cards[:] = np.stack(
@@ -152,22 +159,25 @@ def _permute_cards(state: JunkState, player: int, rng: np.ndarray) -> None:
     players = state.held.shape[1]
     state.held[:] = np.stack([(onehot & (loc == LOC_HIDDEN + s)[..., None]).sum(axis=1)
                               for s in range(players)], axis=1)
+    state.seen[:, others] = cards.pile_memories(state)[:, others]
 
 
 def _shuffle_market(state: JunkState, rng: np.ndarray) -> None:
-    """The market cards not yet turned, in a new order."""
-    turned = np.arange(NUM_MARKET_CARDS)[None, :] < state.round[:, None]
+    """The market cards not yet turned (a public set), in a new order behind the turned
+    ones."""
+    place = np.argsort(state.market_order, axis=1)  # each card's round - 1
     keys = random_bits(rng, None, NUM_MARKET_CARDS) | np.uint64(1 << 63)
-    keys[turned] = np.nonzero(turned)[1]  # the turned cards keep their places, in front
-    order = np.argsort(keys, axis=1)
-    state.market_order[:] = np.take_along_axis(state.market_order, order, axis=1)
+    keys = np.where(state.unrevealed, keys, place.astype(np.uint64))  # turned cards in front
+    state.market_order[:] = np.argsort(keys, axis=1)
 
 
 def _permute_merchants(state: JunkState, rng: np.ndarray) -> None:
+    """The three face-down merchants dealt at random onto the (public) junks they lie on."""
     rows = np.flatnonzero(state.merchants_hidden)
     if rows.size:
         order = np.argsort(random_bits(rng, rows, 3), axis=1)
-        state.merchant_junk[rows] = np.take_along_axis(state.merchant_junk[rows], order, axis=1)
+        junks = np.sort(state.merchant_junk[rows], axis=1)
+        state.merchant_junk[rows] = np.take_along_axis(junks, order, axis=1)
 
 
 assert A.PASS_BID + 1 == A.BID
