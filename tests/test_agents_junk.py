@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from agent_checks import assert_agent_ignores_hidden, assert_agent_plays_legally
 
 import agents
 import envs
 from agents.arena import play_mixed
 from agents.junk import NEG
 from agents.random_agent import RandomAgent
-from agent_checks import assert_agent_ignores_hidden, assert_agent_plays_legally
 
 BASELINES = ["cashier", "builder"]
 
