@@ -74,7 +74,17 @@ from envs.core.arrays import last_axis_sums, second_last_axis_sums
 from envs.core.decisions import Decision
 from envs.core.game import Game
 from envs.core.rng import make_rng, permutation
-from envs.junk import auction, cards, hold, observation, phase2, render, resample, scoring
+from envs.junk import (
+    auction,
+    cards,
+    hold,
+    observation,
+    phase2,
+    picture,
+    render,
+    resample,
+    scoring,
+)
 from envs.junk.data import (
     EVENT_S,
     EVENT_Y,
@@ -572,6 +582,9 @@ class JunkGame(Game[JunkState]):
 
     def render(self, state: JunkState, index: int = 0, seat: int | None = None) -> str:
         return render.render(self, state, index, seat)
+
+    def draw(self, state: JunkState, index: int = 0, seat: int | None = None) -> np.ndarray:
+        return picture.draw(self, state, index, seat)
 
     def action_name(self, action: int) -> str:
         return action_name(action)

@@ -8,8 +8,9 @@ spec's closed form ``vis(p, j) = 3 n_h(p, j) + e(j) n_{h-1}(p, j)``. The state k
 counts of the top three layers and ``vis`` per junk and seat, and ``refresh`` recomputes them
 only for the junks a placement or removal touched.
 
-``cell_visible`` is the cell model of §2.3 (the crate of the highest strip over each of the
-9 cells), the reference the closed form is tested against.
+``cell_owners`` is the cell model of §2.3 (the crate of the highest strip over each of the
+9 cells): ``cell_visible`` counts it, the reference the closed form is tested against, and
+the picture of the board colours the cells by it.
 """
 
 from __future__ import annotations
@@ -75,17 +76,26 @@ def top_layer_owner(state: JunkState, rows: np.ndarray, seats: np.ndarray) -> np
 
 
 # ---------------------------------------------------------------- reference models (tests)
-def cell_visible(cargo: np.ndarray, height: int, players: int) -> np.ndarray:
-    """(P,) visible crates per seat of one hold ``cargo`` (27, 3) by the cell model of §2.3:
-    the crate at each cell is the one of the highest strip covering it."""
-    counts = np.zeros(players, dtype=np.int64)
+def cell_owners(cargo: np.ndarray, height: int) -> np.ndarray:
+    """(3, 3) the owner of the crate at each cell ``(r, c)`` of one hold ``cargo`` (27, 3)
+    of height ``height`` by the cell model of §2.3 (the highest strip covering the cell), -1
+    where no strip lies."""
+    owners = np.full((SLOTS, SLOTS), -1, dtype=np.int64)
     for r in range(SLOTS):
         for c in range(SLOTS):
             for k in range(height, -1, -1):
                 owner = cargo[k, r if k % 2 == 0 else c]
                 if owner >= 0:
-                    counts[owner] += 1
+                    owners[r, c] = owner
                     break
+    return owners
+
+
+def cell_visible(cargo: np.ndarray, height: int, players: int) -> np.ndarray:
+    """(P,) visible crates per seat of one hold ``cargo`` (27, 3) by the cell model of §2.3:
+    the crate at each cell is the one of the highest strip covering it."""
+    owners = cell_owners(cargo, height)
+    counts = np.bincount(owners[owners >= 0], minlength=players)
     assert counts.sum() <= CELLS
     return counts
 

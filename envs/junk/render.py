@@ -43,7 +43,7 @@ def _goods(counts: np.ndarray) -> str:
     return " ".join(f"{GOODS_NAMES[g][0]}{int(c)}" for g, c in enumerate(counts))
 
 
-def _cards(counts: np.ndarray) -> str:
+def card_list(counts: np.ndarray) -> str:
     names = [f"{SPECIAL_NAMES[t]}x{int(c)}" if c > 1 else SPECIAL_NAMES[t]
              for t, c in enumerate(counts) if c > 0]
     return ", ".join(names) or "-"
@@ -128,16 +128,16 @@ def render(game: JunkGame, state: JunkState, index: int = 0, seat: int | None = 
                                          for q in range(NUM_PILES)))
     if full:
         for q in range(NUM_PILES):
-            lines.append(f"    {PILE_NAMES[q]}: {_cards(state.pile_cards[i, q])}")
+            lines.append(f"    {PILE_NAMES[q]}: {card_list(state.pile_cards[i, q])}")
     elif seat is not None:
         for q in range(NUM_PILES):
             if state.searched[i, seat, q]:
                 lines.append(f"    {PILE_NAMES[q]} as seat {seat} last left it: "
-                             f"{_cards(state.seen[i, seat, q])}")
+                             f"{card_list(state.seen[i, seat, q])}")
     if (phase == PHASE.SPECIAL_PICK and not state.done[i]
             and (full or actor == seat)):
         q = int(state.pick_pile[i])
-        lines.append(f"  searching {PILE_NAMES[q]}: {_cards(state.pile_cards[i, q])}")
+        lines.append(f"  searching {PILE_NAMES[q]}: {card_list(state.pile_cards[i, q])}")
     # seats
     score = scoring.scores(state.take(i))[0]
     for s in range(n):
@@ -149,8 +149,8 @@ def render(game: JunkGame, state: JunkState, index: int = 0, seat: int | None = 
             money_text = f"{money} Yuan"
         hand = state.hand[i, s]
         hand_text = _goods(hand) if own else f"{int(hand.sum())} cards"
-        always = _cards(np.concatenate([state.always[i, s], np.zeros(18, dtype=np.int8)]))
-        hidden = (_cards(state.held[i, s]) if own
+        always = card_list(np.concatenate([state.always[i, s], np.zeros(18, dtype=np.int8)]))
+        hidden = (card_list(state.held[i, s]) if own
                   else f"{int(state.held[i, s].sum())} face down")
         bid = ""
         if state.committed[i, s]:
