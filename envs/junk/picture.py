@@ -38,18 +38,16 @@ from envs.junk.data import (
     KIND_NAMES,
     MARKET_CARDS,
     MERCHANT_NAMES,
-    NUM_ALWAYS,
     NUM_JUNKS,
     NUM_PILES,
     NUM_ROUNDS,
     PILE_NAMES,
     SLOTS,
-    SPECIAL_NAMES,
     SUPPLY_CARDS,
     SUPPLY_PLUS,
 )
-from envs.junk.render import bid_text, card_list
-from envs.junk.state import PHASE, JunkState, Phase
+from envs.junk.render import card_list, last_reveal_text, seat_name, seat_texts, status_text
+from envs.junk.state import PHASE, JunkState
 
 if TYPE_CHECKING:
     from envs.junk.game import JunkGame
@@ -75,10 +73,6 @@ LEGEND = (
 )
 
 
-def seat_name(seat: int) -> str:
-    return f"player_{seat}"
-
-
 def draw(game: JunkGame, state: JunkState, index: int = 0, seat: int | None = None
          ) -> np.ndarray:
     """(H, W, 3) uint8 picture of game ``index``, as ``seat`` sees it (None: everything)."""
@@ -98,17 +92,10 @@ def draw(game: JunkGame, state: JunkState, index: int = 0, seat: int | None = No
 def _title(canvas: Canvas, game: JunkGame, state: JunkState, i: int, seat: int | None) -> None:
     n, rnd = game.num_players, int(state.round[i])
     view = "full view" if seat is None else f"view of {seat_name(seat)}"
-    if state.done[i]:
-        status = "game over" + (" (truncated)" if state.truncated[i] else "")
-    else:
-        status = (f"{seat_name(int(state.current_player[i]))} to act: "
-                  f"{Phase(int(state.phase[i])).name}")
-        if state.bid_round[i]:
-            status += f" (bidding round {int(state.bid_round[i])})"
     when = f"round {rnd} of {NUM_ROUNDS}" if rnd else "variable setup"
     start = seat_name(max(rnd - 1, 0) % n)
     canvas.text((MARGIN, 10), f"Dschunke, {n} players, {view}: {when}, start player {start}, "
-                f"{status}", size=16)
+                f"{status_text(state, i)}", size=16)
 
 
 def _market_and_tracks(canvas: Canvas, game: JunkGame, state: JunkState, i: int,
@@ -287,39 +274,19 @@ def _seats(canvas: Canvas, game: JunkGame, state: JunkState, i: int, seat: int |
         canvas.rect((x + 8, top + 8, x + 24, top + 24), fill=SEAT_RGB[s], radius=3)
         title = seat_name(s) + (" (you)" if seat == s else "") + (" to act" if acting else "")
         canvas.text((x + 30, top + 8), title, size=13, fill=HIGHLIGHT if acting else INK)
-        if not own and game.hide_money and not state.done[i]:
-            money = f"announced {int(state.announced[i, s])} Yuan"
-        else:
-            money = f"{int(state.money[i, s])} Yuan"
+        text = seat_texts(game, state, i, s, own)
+        money = text["money"]
         if seat is None or state.done[i]:
             money += f", score {int(score[s])}"
-        hand = state.hand[i, s]
-        hand_text = (" ".join(f"{GOODS_NAMES[g][0]}{int(c)}" for g, c in enumerate(hand))
-                     if own else _count(int(state.hand_size[i, s]), "card"))
         supply = SUPPLY_CARDS + int(state.always[i, s, SUPPLY_PLUS])
-        face_up = card_list(np.pad(state.always[i, s], (0, len(SPECIAL_NAMES) - NUM_ALWAYS)))
-        face_down = (card_list(state.held[i, s]) if own
-                     else _count(int(state.hidden[i, s]), "card"))
-        bid = "-"
-        if state.committed[i, s]:
-            bid = bid_text(int(state.pending[i, s])) if own else "committed"
-        lines = [money, f"hand {hand_text}",
+        lines = [money, f"hand {text['hand']}",
                  f"strips {int(state.strips[i, s])} left, supply {supply}",
-                 *_wrap(f"face up: {face_up}", 44)[:2],
-                 *_wrap(f"face down: {face_down}", 44)[:2],
-                 f"bid {bid}" + (", EXTRA card used" if state.extra_used[i, s] else "")]
+                 *_wrap(f"face up: {text['face_up']}", 44)[:2],
+                 *_wrap(f"face down: {text['face_down']}", 44)[:2],
+                 f"bid {text['bid']}" + (", EXTRA card used" if state.extra_used[i, s] else "")]
         for k, line in enumerate(lines):
             canvas.text((x + 10, top + 30 + 14 * k), line, size=11)
-    if state.lr_round[i]:
-        bids = ", ".join(f"{seat_name(s)} {bid_text(int(state.lr_bid[i, s]))} "
-                         f"(+{int(state.lr_payout[i, s])})" for s in range(n))
-        award = ""
-        if state.lr_taker[i] >= 0:
-            took = ("3 Yuan" if state.lr_yuan[i] else PILE_NAMES[state.lr_pile[i]]
-                    if state.lr_pile[i] >= 0 else "pending")
-            award = f"; S award to {seat_name(int(state.lr_taker[i]))}: {took}"
-        canvas.text((MARGIN, top + 144), f"last reveal (round {int(state.lr_round[i])}, "
-                    f"bidding round {int(state.lr_bid_round[i])}): {bids}{award}", size=12)
+    canvas.text((MARGIN, top + 144), last_reveal_text(state, i, n), size=12)
 
 
 def _wrap(text: str, width: int) -> list[str]:

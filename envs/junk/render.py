@@ -32,6 +32,7 @@ from envs.junk.data import (
     PILE_NAMES,
     SPECIAL_NAMES,
     SUPPLY_CARDS,
+    SUPPLY_PLUS,
 )
 from envs.junk.state import MAX_BID, PHASE, A, JunkState, Phase
 
@@ -39,7 +40,21 @@ if TYPE_CHECKING:
     from envs.junk.game import JunkGame
 
 
-def _goods(counts: np.ndarray) -> str:
+LEGEND = ("  legend: Lk:abc = layer k of a hold, its 3 slots from slot 0 (digit n = a strip of "
+          "player_n, . = empty; even layers lie in rows, odd ones in columns; the top 3 layers "
+          "shown) | vis by seat = visible crates of player_0, player_1, ... | F R S V = FISH "
+          "RICE SPICE VEG cards in hand | price S = the good's winner takes a special card | "
+          "event S = a special card for each seat, Y = money announced, - = none | LOAD(n) = "
+          "load n strips | market card n = card n of the rules' table | strips = strips left to "
+          "load, supply = goods taken in Phase 3 | xN = N copies of a card")
+
+
+def seat_name(seat: int) -> str:
+    """The seat's name, as the AEC env's agents are named."""
+    return f"player_{seat}"
+
+
+def goods_text(counts: np.ndarray) -> str:
     return " ".join(f"{GOODS_NAMES[g][0]}{int(c)}" for g, c in enumerate(counts))
 
 
@@ -62,22 +77,64 @@ def _price(value: int) -> str:
     return "S" if value == 0 else str(value)
 
 
+def status_text(state: JunkState, i: int) -> str:
+    """Who acts and the decision asked, or the end of the game (public)."""
+    if state.done[i]:
+        return "game over" + (" (truncated)" if state.truncated[i] else "")
+    status = (f"{seat_name(int(state.current_player[i]))} to act: "
+              f"{Phase(int(state.phase[i])).name}")
+    if state.bid_round[i]:
+        status += f" (bidding round {int(state.bid_round[i])})"
+    return status
+
+
+def seat_texts(game: JunkGame, state: JunkState, i: int, s: int, own: bool
+               ) -> dict[str, str]:
+    """Seat ``s``'s money, hand, face-down cards and bid as the viewer sees them (``own``:
+    the viewer is the seat, or sees everything)."""
+    if not own and game.hide_money and not state.done[i]:
+        money = f"announced {int(state.announced[i, s])} Yuan"
+    else:
+        money = f"{int(state.money[i, s])} Yuan"
+    hidden, size = int(state.hidden[i, s]), int(state.hand_size[i, s])
+    bid = "-"
+    if state.committed[i, s]:
+        bid = bid_text(int(state.pending[i, s])) if own else "committed"
+    return {
+        "money": money,
+        "hand": goods_text(state.hand[i, s]) if own else f"{size} card{'s' * (size != 1)}",
+        "face_up": card_list(np.pad(state.always[i, s], (0, len(SPECIAL_NAMES) - NUM_ALWAYS))),
+        "face_down": card_list(state.held[i, s]) if own else f"{hidden} card{'s' * (hidden != 1)}",
+        "bid": bid,
+    }
+
+
+def last_reveal_text(state: JunkState, i: int, players: int) -> str:
+    """The last reveal of bids (public), or "" before the first."""
+    if not state.lr_round[i]:
+        return ""
+    bids = ", ".join(f"{seat_name(s)} {bid_text(int(state.lr_bid[i, s]))}"
+                     f" (+{int(state.lr_payout[i, s])})" for s in range(players))
+    award = ""
+    if state.lr_taker[i] >= 0:
+        took = ("3 Yuan" if state.lr_yuan[i] else PILE_NAMES[state.lr_pile[i]]
+                if state.lr_pile[i] >= 0 else "pending")
+        award = f"; S award to {seat_name(int(state.lr_taker[i]))}: {took}"
+    return (f"last reveal (round {int(state.lr_round[i])}, bidding round "
+            f"{int(state.lr_bid_round[i])}): {bids}{award}")
+
+
 def render(game: JunkGame, state: JunkState, index: int = 0, seat: int | None = None) -> str:
     """The text board of row ``index`` (module doc)."""
     i, n = index, game.num_players
     full = seat is None
     rnd, phase = int(state.round[i]), int(state.phase[i])
     actor = int(state.current_player[i])
-    view = "full view" if full else f"view of seat {seat}"
+    view = "full view" if full else f"view of {seat_name(seat)}"
     lines = []
-    if state.done[i]:
-        status = "game over" + (" (truncated)" if state.truncated[i] else "")
-    else:
-        status = f"seat {actor} to act: {Phase(phase).name}"
-        if state.bid_round[i]:
-            status += f" (bidding round {int(state.bid_round[i])})"
-    start = max(rnd - 1, 0) % n
-    lines.append(f"junk, {n} players, {view}: round {rnd}, start player {start}, {status}")
+    start = seat_name(max(rnd - 1, 0) % n)
+    lines.append(f"junk, {n} players, {view}: round {rnd}, start player {start}, "
+                 f"{status_text(state, i)}")
     # market and figures
     if rnd >= 1:
         card = int(state.market_order[i, rnd - 1])
@@ -132,7 +189,7 @@ def render(game: JunkGame, state: JunkState, index: int = 0, seat: int | None = 
     elif seat is not None:
         for q in range(NUM_PILES):
             if state.searched[i, seat, q]:
-                lines.append(f"    {PILE_NAMES[q]} as seat {seat} last left it: "
+                lines.append(f"    {PILE_NAMES[q]} as {seat_name(seat)} last left it: "
                              f"{card_list(state.seen[i, seat, q])}")
     if (phase == PHASE.SPECIAL_PICK and not state.done[i]
             and (full or actor == seat)):
@@ -141,35 +198,17 @@ def render(game: JunkGame, state: JunkState, index: int = 0, seat: int | None = 
     # seats
     score = scoring.scores(state.take(i))[0]
     for s in range(n):
-        own = full or s == seat
-        money = int(state.money[i, s])
-        if not own and game.hide_money and not state.done[i]:
-            money_text = f"announced {int(state.announced[i, s])}"
-        else:
-            money_text = f"{money} Yuan"
-        hand = state.hand[i, s]
-        hand_text = _goods(hand) if own else f"{int(hand.sum())} cards"
-        always = card_list(np.concatenate([state.always[i, s], np.zeros(18, dtype=np.int8)]))
-        hidden = (card_list(state.held[i, s]) if own
-                  else f"{int(state.held[i, s].sum())} face down")
-        bid = ""
-        if state.committed[i, s]:
-            bid = f", bid {bid_text(int(state.pending[i, s]))}" if own else ", committed"
-        supply = SUPPLY_CARDS + int(state.always[i, s, 0])
-        extra = ", EXTRA used" if state.extra_used[i, s] else ""
-        score_text = f", score {int(score[s])}" if full or state.done[i] else ""
-        lines.append(f"  seat {s}: {money_text}, hand {hand_text}, strips {int(state.strips[i, s])}"
-                     f", supply {supply}, face up {always}, {hidden}{extra}{bid}{score_text}")
-    # the last reveal
-    if state.lr_round[i]:
-        bids = ", ".join(f"{s}: {bid_text(int(state.lr_bid[i, s]))}"
-                         f" (+{int(state.lr_payout[i, s])})" for s in range(n))
-        award = ""
-        if state.lr_taker[i] >= 0:
-            took = ("3 Yuan" if state.lr_yuan[i] else PILE_NAMES[state.lr_pile[i]]
-                    if state.lr_pile[i] >= 0 else "pending")
-            award = f"; S award to seat {int(state.lr_taker[i])}: {took}"
-        lines.append(f"  last reveal (round {int(state.lr_round[i])}, bidding round "
-                     f"{int(state.lr_bid_round[i])}): {bids}{award}")
+        text = seat_texts(game, state, i, s, full or s == seat)
+        supply = SUPPLY_CARDS + int(state.always[i, s, SUPPLY_PLUS])
+        extra = "; EXTRA used" if state.extra_used[i, s] else ""
+        bid = "" if not state.committed[i, s] else f"; bid {text['bid']}"
+        score_text = f"; score {int(score[s])}" if full or state.done[i] else ""
+        lines.append(f"  {seat_name(s)}: {text['money']}; hand {text['hand']}; strips "
+                     f"{int(state.strips[i, s])}; supply {supply}; face up {text['face_up']}; "
+                     f"face down {text['face_down']}{extra}{bid}{score_text}")
+    reveal = last_reveal_text(state, i, n)
+    if reveal:
+        lines.append(f"  {reveal}")
+    lines.append(LEGEND)
     assert NUM_ALWAYS == 3
     return "\n".join(lines)

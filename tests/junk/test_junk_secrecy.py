@@ -200,7 +200,7 @@ def test_render_modes():
     env = envs.make_env("junk", 4, render_mode="ansi")
     env.reset(seed=0)
     text = env.render()
-    assert "market card" in text and "seat 3" in text
+    assert "market card" in text and "player_3:" in text and "legend:" in text
     game = env.game
     own = game.render(env.state, 0, seat=1)
     assert "hand F" in own and own.count("cards") >= 3
