@@ -5,12 +5,12 @@
 
 Two strategies, both answering every decision of the flow with one valuation in Yuan:
 
-* ``cashier`` (``GreedyCashierAgent``, §11.1): every main action at its immediate value (a
+* ``cashier`` (``GreedyCashierAgent``, §11, item 1): every main action at its immediate value (a
   money action its Yuan, a goods action its cards at a fixed rate, a load the presence and END
   bonuses it makes plus the crates it makes visible for later money actions); EXTRA cards as
   soon as they pay well; supply picks and grey goods towards the good it can win in this
   round's auction; bids that maximise price x P(win) minus the cards spent.
-* ``builder`` (``PresenceBuilderAgent``, §11.2): loads for presence on all five junks (the 25
+* ``builder`` (``PresenceBuilderAgent``, §11, item 2): loads for presence on all five junks (the 25
   bonus) and the END cards it holds, covers opponents where the money and goods merchants
   arrive next round, values special cards higher, and bids only when its count clearly beats
   the largest plausible opponent count.
@@ -414,13 +414,13 @@ class JunkScriptedAgent:
 
 
 class GreedyCashierAgent(JunkScriptedAgent):
-    """§11.1: immediate income first (module doc)."""
+    """§11, item 1: immediate income first (module doc)."""
 
     name = "cashier"
 
 
 class PresenceBuilderAgent(JunkScriptedAgent):
-    """§11.2: presence on every junk and the END cards held; conservative bids."""
+    """§11, item 2: presence on every junk and the END cards held; conservative bids."""
 
     name = "builder"
     crate_value = 0.25

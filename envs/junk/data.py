@@ -1,7 +1,7 @@
 """Dschunke's tables: junks, goods, figures, helper tracks, market cards, special cards and
 the initial layout.
 
-Every value cites the rules spec (``/work/shared/rules/junk.md``); the ones the spec marks
+Every value cites the rules spec (``docs/rules/junk.md``); the ones the spec marks
 [DESIGNED] or [INFERRED] live only here, so a found source replaces them in one place.
 
 The ring of junks (§2.2, [INFERRED]), clockwise, and the goods each carries::
@@ -20,7 +20,7 @@ NUM_GOODS = 4
 GOODS_NAMES = ("FISH", "RICE", "SPICE", "VEG")
 FISH, RICE, SPICE, VEG = range(NUM_GOODS)
 GOODS_PER_TYPE = 18  # §2.1: 72 goods cards, 18 of each type
-HAND_START = 8  # §3.5: every seat is dealt 8 goods cards
+HAND_START = 8  # §3, item 5: every seat is dealt 8 goods cards
 NUM_JUNKS = 5
 JUNK_NAMES = ("GREY", "ORANGE", "PURPLE", "BROWN", "WHITE")
 GREY, ORANGE, PURPLE, BROWN, WHITE = range(NUM_JUNKS)
@@ -28,7 +28,7 @@ GOODS_OF_JUNK = np.array([-1, SPICE, VEG, FISH, RICE], dtype=np.int8)  # -1: gre
 
 
 def dealt_per_type(num_players: int) -> int:
-    """§3.5: goods of each type shuffled into the hands, D = 8 (4 players) or 6 (3)."""
+    """§3, item 5: goods of each type shuffled into the hands, D = 8 (4 players) or 6 (3)."""
     return 2 * num_players
 
 
@@ -119,7 +119,7 @@ BONUS12_PAIRS = np.array([(GREY, PURPLE), (ORANGE, BROWN), (PURPLE, WHITE), (BRO
                           (WHITE, ORANGE)], dtype=np.intp)
 BONUS8_VALUE, BONUS8_NEED = 8, 4
 BONUS12_VALUE, BONUS12_NEED_A, BONUS12_NEED_B = 12, 5, 2
-# §3.4 [DESIGNED] pile sizes: square, circle, triangle, star.
+# §3, item 4 [DESIGNED] pile sizes: square, circle, triangle, star.
 NUM_PILES = 4
 PILE_NAMES = ("square", "circle", "triangle", "star")
 PILE_SIZES = np.array([8, 8, 7, 7], dtype=np.int8)

@@ -1,42 +1,49 @@
 """Dschunke (Junk): load cargo strips onto five junks, cash in with merchants and helpers, and
 sell goods in repeated sealed-bid auctions, for 3 or 4 players.
 
-Batched NumPy rules of the game specified in ``/work/shared/rules/junk.md`` (with its
-"Amendments after the implementation review", which override the text above them): ten
-rounds of market card and events, exchanges, one action per seat with the merchants and
-helpers (plus one EXTRA card), supply picks, and the goods auction whose secret bids are
-committed in turn order into hidden state and revealed together in the step of the last
-commit. Every decision whose single legal action follows from public data alone is applied
-by core's forced-decision loop (§5.0); every automatic step of the rules (market card,
-events, bid resolution, the round change) happens inside the step that leads to it.
+Batched NumPy rules of the game specified in ``docs/rules/junk.md``; its last section,
+"Amendments after the implementation review", overrides the text above it. Ten rounds, each
+of them: a market card turned and the round's event (Phase 1: EXCHANGE cards, the S event's
+special cards, the Y event's money announcement); one action per seat with a merchant or a
+helper, plus at most one EXTRA card before or after it (Phase 2); the supply picks (Phase 3);
+and the goods auction (Phase 4), whose secret bids are committed in turn order into hidden
+state and revealed together in the step of the last commit. Every decision whose single
+legal action follows from public data alone is applied by core's forced-decision loop
+(§5.0); every automatic step of the rules (the market card, the events, bid resolution, the
+round change) happens inside the step that leads to it. Chance (the deal, the market deck,
+the special-card piles, the variable setup's merchants) is drawn from each row's own
+counter-based generator at ``init``; nothing is drawn later.
 
 Implementation choices where the spec leaves room (numbered after its §8 where they refine
 an ambiguity):
 
-1. (§5.5) With the designed market cards at most one S award arises per reveal (each card has
-   one S); the env handles exactly one, so an S award never queues behind another.
-2. (§5.2, §6) "Last-seen composition" of a pile is what the searcher left in it, after its
-   own pick (while it picks, what it found). "Cards taken from each pile since own last
-   search" is the last-seen size minus the pile's size now, or, for a pile never searched,
-   its start size minus its size now.
+1. (§5.5) With the designed market cards at most one S award arises per reveal (each card
+   has one S); the env handles exactly one, so an S award never queues behind another.
+2. (§5.2, §6) A seat's "last-seen composition" of a pile is what it left there, after its own
+   pick (while it picks, what it found). "Cards taken from each pile since its own last
+   search" is the last-seen size minus the pile's size now, or, for a pile it never
+   searched, the start size minus the size now.
 3. (§5.5) After a reveal the seats' pending bids and committed flags are cleared; the
    "last reveal" block keeps the revealed bids (an all-pass reveal included) until the next.
 4. (§9.2) The payout of the last reveal includes the round-10 3 Yuan of an S award.
 5. (§9.2) ``e(j)`` is written as 0 for an empty hold; ``h(j) + 1`` is then 0 as well.
 6. (§6) Steps that show hidden information (``state.revealed``): the deal, every market card
-   turned, a pile searched (its searcher), every card taken from a pile (all seats: whether
-   it went face up tells its class), every EXTRA card played, the reveal of the bids, the
-   merchants turned face up, the Y event under ``hide_money``, and the last step of a game
-   (final scoring shows the END cards and, under ``hide_money``, all money).
+   turned, a pile searched (to its searcher), every card taken from a pile (to all seats:
+   whether it went face up tells its class), every EXTRA card played, the reveal of the
+   bids, the merchants turned face up, the Y event under ``hide_money``, and the last step of
+   a game (final scoring shows the END cards and, under ``hide_money``, all money).
 7. (§7, §9.3) The decision counter behind the safety cap counts every decision, asked and
    automatic (amendment 11); reaching ``max_decisions`` truncates the game.
 8. (§5.2) In the S event the seats without a legal pile (all piles empty) are skipped; the
    event then ends at once, since no pile can fill up again.
-9. (§6 resampling) The other seats' initial goods are dealt by rejection (a handful of
-   shuffles per row), then, for rows where every try broke a lower bound, by placing the
-   lower bounds first and dealing the rest at random (never the true deal); face-down cards
-   of other seats only ever receive EXTRA or END types (an ALWAYS card would be face up); a
-   finished game is kept whole. The other seats' pile memories are not redrawn.
+9. (§6, "Resampling hidden information") ``resample_hidden`` draws from what the seat knows
+   only (counts, sorted types, public sets; never the order in which the true state stores
+   them). The other seats' initial goods are dealt by rejection (a handful of shuffles per
+   row), then, for rows where every try broke a lower bound, by placing the lower bounds
+   first and dealing the rest at random (never the true deal); face-down cards of other
+   seats only ever receive EXTRA or END types (an ALWAYS card would lie face up); the other
+   seats' memories of the piles are recounted from the redrawn cards; a finished game is
+   kept whole.
 10. (§9.2) The features are those of §9.2, grouped for the encoder (``observation.py``): the
     per-seat ones seat by seat, so the acting seat, the start player and the S award's taker
     are a flag in each seat's block rather than a separate one-hot; the option flags sit with
@@ -49,13 +56,14 @@ an ambiguity):
     row's record in ``step``, and a finished row must not change at all).
 13. (§5.2) Which card of a type is taken, played or moved is irrelevant: the lowest card id.
 
-Split into modules: ``state.py`` (decisions, actions, state), ``hold.py`` (cargo), ``cards.py``
-(special cards), ``phase2.py`` (actions), ``auction.py`` (Phase 4), ``observation.py``,
-``render.py``, ``resample.py``, ``scoring.py``, ``invariants.py``.
+Modules: ``state.py`` (decisions, actions, state), ``data.py`` (every table of the rules),
+``hold.py`` (cargo), ``cards.py`` (special cards), ``phase2.py`` (actions), ``auction.py``
+(Phase 4), ``observation.py``, ``render.py`` (text), ``picture.py`` (``draw``),
+``resample.py``, ``scoring.py``, ``invariants.py``.
 
 ======================  =============================================================
-players                 3, 4
-actions                 161 (§9.1 flat layout, ``state.ACTIONS``)
+players                 3, 4 (default 4)
+actions                 161 (§9.1 flat layout, ``state.ACTIONS``), the same for 3 and 4
 observation             flat float32; 465 (3p), 523 (4p), in [0, 1] (flows in [-1, 1])
 rewards                 rank-based at the end on (score, goods in hand), 0 otherwise
 longest game            ``max_decisions`` = 160 + 203 N: 769 (3p), 972 (4p), the cap

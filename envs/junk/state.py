@@ -144,7 +144,7 @@ class JunkState(BatchState):
     # -- special cards
     card_type: np.ndarray  # (B, 30) int8 type of each card, 0..20; hidden where face down
     card_loc: np.ndarray  # (B, 30) int8 where each card is (class doc)
-    card_key: np.ndarray  # (B, P, 30) int8 observer's knowledge class of each card (§6.3)
+    card_key: np.ndarray  # (B, P, 30) int8 each seat's knowledge class of each card (cards.py)
     pile_cards: np.ndarray  # (B, 4, 21) int8 cards in each pile by type; hidden
     pile_size: np.ndarray  # (B, 4) int8 cards in each pile, 0..8; public (kept)
     held: np.ndarray  # (B, P, 21) int8 face-down cards by type (EXTRA, END); private
