@@ -436,3 +436,9 @@ BASELINES = {
     "cashier": GreedyCashierAgent,
     "builder": PresenceBuilderAgent,
 }
+
+# The search agent's defaults for junk (agents.ismcts): guided by cashier. A check at the
+# defaults (40 simulations, rollout depth 6), 48 four-player games with the guided and the
+# unguided search and two cashiers, seats rotated: mean rank reward +0.11 +- 0.10 guided,
+# -0.33 +- 0.10 unguided (cashiers +0.04, +0.18).
+ISMCTS = {"guide": "cashier"}
