@@ -158,15 +158,18 @@ def _keep_play_possible(game: BataviaGame, state: BataviaState, player: int,
     bad = playing[~game.playable(state, playing)]
     if not bad.size:
         return
-    tries = state.take(np.repeat(bad, RETRIES))
-    index = np.arange(tries.batch_size)
-    _deal(tries, index, others, make_rng(np.repeat(seeds[bad], RETRIES) * RETRIES
-                                         + np.tile(np.arange(RETRIES), bad.size) + 2 * _SALT))
-    game.invalidate(tries)
-    good = game.playable(tries, index).reshape(bad.size, RETRIES)
-    found = good.any(axis=1)
-    state.put(bad[found], tries.take(np.flatnonzero(found) * RETRIES
-                                     + np.argmax(good[found], axis=1)))
+    found = np.zeros(bad.size, dtype=bool)
+    if RETRIES:
+        tries = state.take(np.repeat(bad, RETRIES))
+        index = np.arange(tries.batch_size)
+        _deal(tries, index, others, make_rng(np.repeat(seeds[bad], RETRIES) * RETRIES
+                                             + np.tile(np.arange(RETRIES), bad.size)
+                                             + 2 * _SALT))
+        game.invalidate(tries)
+        good = game.playable(tries, index).reshape(bad.size, RETRIES)
+        found = good.any(axis=1)
+        state.put(bad[found], tries.take(np.flatnonzero(found) * RETRIES
+                                         + np.argmax(good[found], axis=1)))
     if not found.all():
         _build_playable(game, state, bad[~found], others, make_rng(seeds + 3 * _SALT))
 
