@@ -34,27 +34,19 @@ def test_baselines_ignore_hidden_cards_and_tiles_in_games_among_themselves():
     """At positions from games among the baselines (5 players), redrawing the other hands,
     the pile and the face-down tiles never changes a baseline's action."""
     game = envs.make_game("batavia", num_players=5)
-    pool = [agents.make_agent(n, "batavia", 5, seed=k) for k, n in enumerate(BASELINES)]
-    num_games = 6
-    state = game.init(num_games, seed=5)
-    seats = np.stack([np.arange(5) % 3 for _ in range(num_games)])
-    rows = np.arange(num_games)
+    seat_agents = [agents.make_agent(BASELINES[s % 3], "batavia", 5, seed=s) for s in range(5)]
+    state = game.init(6, seed=5)
     phases = set()
     for step in range(game.max_decisions):
         if state.done.all():
             break
         if step % 7 == 0:
-            for k, agent in enumerate(pool):
-                for seat in np.flatnonzero(seats[0] == k):
-                    if (~state.done & (state.current_player == seat)).any():
-                        assert_agent_ignores_hidden(game, agent, state, int(seat), seeds=(step,))
+            for seat, agent in enumerate(seat_agents):
+                if (~state.done & (state.current_player == seat)).any():
+                    assert_agent_ignores_hidden(game, agent, state, seat, seeds=(step,))
             phases.update(int(p) for p in state.phase[~state.done])
-        owner = seats[rows, np.maximum(state.current_player, 0)]
-        actions = np.zeros(num_games, dtype=np.int64)
-        for k, agent in enumerate(pool):
-            player = np.where(owner == k, state.current_player, -2)
-            actions = np.where(owner == k, agent.act(game, state, player), actions)
-        state = game.step(state, actions)
+        chosen = np.stack([agent.act(game, state, seat) for seat, agent in enumerate(seat_agents)])
+        state = game.step(state, chosen[np.maximum(state.current_player, 0), np.arange(6)])
     assert state.terminated.all() and len(phases) == 4, phases
 
 
