@@ -2,10 +2,15 @@
 
 One flat float32 vector of 1018 values in [0, 1] at every player count, egocentric: seat
 slot k holds seat ``(o + k) mod N`` for the observer o, and slots k >= N are zeros. Every
-count is divided by its true bound (§9.4), so every piece has bound 1. The per-seat
-features of all seats are built once as a (B, N, 44) table and each observer's slots taken
-from it with one flat ``np.take`` on its (B·N, 44) view; the route, the hidden goods and the
-global pieces do not depend on the observer. The only private piece is the observer's hand.
+count is divided by its true bound (§9.4), so every piece has bound 1. The only private
+piece is the observer's hand.
+
+How it is built (the cost is memory traffic at large batches and NumPy calls at small
+ones): every piece is made as raw counts and one-hots, the pieces are concatenated once and
+the whole vector is multiplied once by the per-entry scale ``SCALE``. The per-seat features
+of all seats form one (B·N + 1, 44) table (the last row zeros, for the padded slots), from
+which each observer's slots are one flat ``take`` of 176-byte items; the route squares and
+the warehouse squares are likewise ``take``s of whole table rows (14 and 6 values).
 """
 
 from __future__ import annotations
@@ -93,12 +98,37 @@ OBS = ObservationLayout([
 assert OBS.size == 1018 and SEAT.size == 44
 
 
+def _scale() -> np.ndarray:
+    """(1018,) float32: the divisor of every entry's raw count (1 for flags and one-hots)."""
+    seat = np.ones(SEAT.size, dtype=np.float32)
+    for name, bound in (("coins", MAX_COINS), ("gold", MAX_GOLD), ("hand_size", NUM_CARDS),
+                        ("known", CARDS_PER_COMPANY), ("display", CARDS_PER_COMPANY),
+                        ("posts", MAX_POSTS), ("crates", CRATES), ("position", GOAL_SPACE)):
+        seat[SEAT.offsets[name]] = 1.0 / bound
+    scale = np.ones(OBS.size, dtype=np.float32)
+    scale[OBS.offsets["seats"]] = np.tile(seat, MAX_SEATS)
+    for name, bound in (("hand", CARDS_PER_COMPANY), ("current_play", CARDS_PER_COMPANY),
+                        ("lot", CARDS_PER_COMPANY), ("lot_size", NUM_CARDS),
+                        ("high_bid", MAX_COINS), ("cannon", NUM_CARDS),
+                        ("threshold", MAX_THRESHOLD), ("cubes", CARDS_PER_COMPANY),
+                        ("pile_size", NUM_CARDS), ("discard", CARDS_PER_COMPANY),
+                        ("open", NUM_SPACES), ("round", MAX_ROUNDS)):
+        scale[OBS.offsets[name]] = 1.0 / bound
+    return scale
+
+
+def _rows_of(table: np.ndarray) -> np.ndarray:
+    """A (K, n) float32 table as (K,) items of n values, for a fast ``take`` of whole rows."""
+    table = np.ascontiguousarray(table, dtype=np.float32)
+    return table.view(np.dtype((np.void, table.shape[1] * 4))).reshape(len(table))
+
+
 def _tables():
-    """Lookup tables: route codes (0 empty, 1 face down, 2 + tile face up), zones by
-    position, relative one-hots (index 5: nobody) and warehouse squares (index 5: empty)."""
+    """Row tables: route codes (0 face down, 1 empty, 2 + tile face up), zones by position,
+    relative one-hots (index 5: nobody), warehouse squares (index 5: empty), die faces."""
     route = np.zeros((2 + NUM_TILES, ROUTE_FEATURES), dtype=np.float32)
-    route[1:, 0] = 1.0
-    route[2:, 1] = 1.0
+    route[0, 0] = 1.0
+    route[2:, :2] = 1.0
     route[2 + np.arange(NUM_TILES), 2 + TILE_COMPANY] = 1.0
     route[2 + np.arange(NUM_TILES), 2 + NUM_COMPANIES + TILE_GOOD] = 1.0
     position = np.arange(GOAL_SPACE + 1)
@@ -107,91 +137,86 @@ def _tables():
     zones = np.eye(NUM_ZONES, dtype=np.float32)[zone]
     relative = np.eye(MAX_SEATS + 1, MAX_SEATS, dtype=np.float32)  # row 5 all zeros
     square = np.eye(MAX_SEATS + 1, dtype=np.float32)
-    return route, zones, relative, square
+    die = np.eye(DIE_FACES + 1, DIE_FACES, -1, dtype=np.float32)  # die 0: zeros
+    # square_codes[players][observer, owner + 1]: a warehouse square's code (5: empty).
+    seats = np.arange(MAX_SEATS)
+    codes = {}
+    for players in range(3, MAX_SEATS + 1):
+        table = np.full((players, MAX_SEATS + 1), MAX_SEATS, dtype=np.intp)
+        table[:, 1:players + 1] = (seats[None, :players] - seats[:players, None]) % players
+        codes[players] = table.ravel()
+    return _rows_of(route), zones, relative, _rows_of(square), die, codes
 
 
-ROUTE_TABLE, ZONE_TABLE, RELATIVE, SQUARE = _tables()
-_DIE = np.eye(DIE_FACES + 1, DIE_FACES, -1, dtype=np.float32)  # die 0: zeros
-_OFFSETS = OBS.offsets
-_SEAT_OFFSETS = SEAT.offsets
+ROUTE_ROWS, ZONE_TABLE, RELATIVE, SQUARE_ROWS, DIE_TABLE, SQUARE_CODES = _tables()
+DECISION_TABLE = np.eye(len(Phase), dtype=np.float32)
+SCALE = _scale()
+SEAT_SCALE = SCALE[OBS.offsets["seats"]][:SEAT.size].copy()
+_SPACE_NUMBERS = np.arange(1, NUM_SPACES + 1)
+_HEAD = slice(0, OBS.offsets["seats"].start)
+_TAIL = slice(OBS.offsets["lot"].start, OBS.size)
 
 
 def seat_table(state: BataviaState, players: int) -> np.ndarray:
-    """(B·N + 1, 44) float32: every seat's slot features, the last row all zeros (the slot of
-    a seat that is not there)."""
+    """(B·N + 1,) items of every seat's 44 slot features (``SEAT``, scaled), seat-major
+    within each row, the last item all zeros (the slot of a seat that is not there)."""
     num = state.batch_size
-    table = np.zeros((num, players, SEAT.size), dtype=np.float32)
-    put = {name: table[:, :, sl] for name, sl in _SEAT_OFFSETS.items()}
     seats = np.arange(players)
-    put["present"][:] = 1.0
-    put["coins"][:, :, 0] = state.coins / MAX_COINS
-    put["gold"][:, :, 0] = state.gold / MAX_GOLD
-    put["hand_size"][:, :, 0] = state.hand.sum(axis=2) / NUM_CARDS
-    put["known"][:] = state.known / CARDS_PER_COMPANY
-    put["display"][:] = state.display / CARDS_PER_COMPANY
-    put["seals"][:] = state.seal[:, None, :] == seats[None, :, None]
-    put["posts"][:] = state.posts / MAX_POSTS
-    put["crates"][:, :, 0] = state.crates / CRATES
     pos = state.pos.astype(np.intp)
-    put["position"][:, :, 0] = pos / GOAL_SPACE
-    put["zone"][:] = ZONE_TABLE[pos]
-    put["ahead"][:] = (state.remaining[:, None, :] >> pos[:, :, None]) != 0
-    put["goal"][:, :, 0] = state.goal_holder[:, None] == seats
-    put["acted"][:, :, 0] = (seats[None, :] - state.ship[:, None]) % players < state.turn[
-        :, None]
-    put["passed"][:, :, 0] = state.passed
-    put["ship"][:, :, 0] = state.ship[:, None] == seats
-    flat = np.zeros((num * players + 1, SEAT.size), dtype=np.float32)
-    flat[:-1] = table.reshape(num * players, SEAT.size)
-    return flat
+    size = state.hand.sum(axis=2, dtype=np.int16)
+    acted = (seats[None, :] - state.ship[:, None]) % players < state.turn[:, None]
+    table = np.concatenate([
+        np.ones((num, players, 1), dtype=np.float32),
+        state.coins[:, :, None], state.gold[:, :, None], size[:, :, None],
+        state.known, state.display,
+        state.seal[:, None, :] == seats[None, :, None],
+        state.posts, state.crates[:, :, None], pos[:, :, None],
+        ZONE_TABLE[pos],
+        (state.remaining[:, None, :] >> pos[:, :, None]) != 0,
+        (state.goal_holder[:, None] == seats)[:, :, None], acted[:, :, None],
+        state.passed[:, :, None], (state.ship[:, None] == seats)[:, :, None],
+    ], axis=2, dtype=np.float32).reshape(num * players, SEAT.size)
+    flat = np.concatenate([table, np.zeros((1, SEAT.size), dtype=np.float32)])
+    flat *= SEAT_SCALE
+    return _rows_of(flat)
 
 
 def observe(game: BataviaGame, state: BataviaState, player: int | np.ndarray) -> np.ndarray:
     """(B, 1018) float32: what ``player`` (int or (B,)) may know (module doc)."""
     num, players = state.batch_size, game.num_players
     rows = np.arange(num)
-    seat = np.broadcast_to(np.asarray(player, dtype=np.intp), (num,))
-    buf = np.zeros((num, OBS.size), dtype=np.float32)
-
-    def view(name: str) -> np.ndarray:
-        return buf[:, _OFFSETS[name]]
+    seat = np.asarray(player, dtype=np.intp)
+    if seat.ndim == 0:
+        seat = np.full(num, seat)
 
     def relative(who: np.ndarray) -> np.ndarray:
         """(B, 5) relative one-hot of seats ``who`` (B,), zeros where -1."""
         return RELATIVE[np.where(who >= 0, (who - seat) % players, MAX_SEATS)]
 
-    live = state.current_player >= 0
-    view("decision")[rows, state.phase] = 1.0
-    view("final_round")[:, 0] = state.final
-    view("to_act")[:] = relative(np.where(live, state.current_player, -1))
-    view("hand")[:] = (state.hand[rows, seat] / CARDS_PER_COMPANY).astype(np.float32)
-    view("current_play")[:] = state.played / CARDS_PER_COMPANY
-    # Egocentric seat slots: seat (o + k) mod N in slot k < N, the zero row beyond.
+    # Egocentric seat slots: seat (o + k) mod N in slot k < N, the zero item beyond.
     slot = np.arange(MAX_SEATS)
     index = np.where(slot < players, rows[:, None] * players + (seat[:, None] + slot) % players,
                      num * players)
-    view("seats")[:] = np.take(seat_table(state, players), index, axis=0).reshape(num, -1)
-    code = np.where(state.route < 0, 0,
-                    np.where(np.arange(1, NUM_SPACES + 1) <= state.open[:, None],
-                             2 + state.route, 1))
-    view("route")[:] = ROUTE_TABLE[code].reshape(num, -1)
-    view("hidden_goods")[:] = state.tile_space > state.open[:, None]
-    owner = state.warehouse.reshape(num, -1)
-    squares = np.where(owner >= 0, (owner - seat[:, None]) % players, MAX_SEATS)
-    view("warehouses")[:] = SQUARE[squares].reshape(num, -1)
-    view("lot")[:] = state.lot / CARDS_PER_COMPANY
-    view("lot_size")[:, 0] = state.lot.sum(axis=1) / NUM_CARDS
-    view("high_bid")[:, 0] = state.high_bid / MAX_COINS
-    view("high_bidder")[:] = relative(state.high_bidder)
-    view("second_bidder")[:] = relative(state.second_bidder)
-    view("die")[:] = _DIE[state.die]
-    view("carried")[:, 0] = state.carried
-    view("cannon")[:, 0] = state.cannon / NUM_CARDS
-    view("threshold")[:, 0] = PIRATE_THRESHOLD[players] / MAX_THRESHOLD
-    view("cubes")[:] = state.cubes / CARDS_PER_COMPANY
-    view("pile_size")[:, 0] = state.deck_size / NUM_CARDS
-    view("discard")[:] = state.discard / CARDS_PER_COMPANY
-    view("open")[:, 0] = state.open / NUM_SPACES
-    view("round")[:, 0] = state.round / MAX_ROUNDS
-    view("player_count")[:, players - 3] = 1.0
-    return buf
+    code = (state.route + 2) * (state.open[:, None] >= _SPACE_NUMBERS)  # face down: 0
+    squares = SQUARE_CODES[players].take(seat[:, None] * (MAX_SEATS + 1) + 1
+                                         + state.warehouse.reshape(num, -1))
+    lot = state.lot
+    head = np.concatenate([
+        DECISION_TABLE[state.phase], state.final[:, None], relative(state.current_player),
+        state.hand[rows, seat], state.played], axis=1, dtype=np.float32)
+    head *= SCALE[_HEAD]
+    tail = np.concatenate([
+        lot, lot.sum(axis=1, keepdims=True), state.high_bid[:, None],
+        relative(state.high_bidder), relative(state.second_bidder), DIE_TABLE[state.die],
+        state.carried[:, None], state.cannon[:, None],
+        np.full((num, 1), PIRATE_THRESHOLD[players]), state.cubes, state.deck_size[:, None],
+        state.discard, state.open[:, None], state.round[:, None],
+        np.broadcast_to(np.arange(3) == players - 3, (num, 3))], axis=1, dtype=np.float32)
+    tail *= SCALE[_TAIL]
+    return np.concatenate([
+        head,
+        seat_table(state, players).take(index).view(np.float32).reshape(num, -1),
+        ROUTE_ROWS.take(code).view(np.float32).reshape(num, -1),
+        state.tile_space > state.open[:, None],
+        SQUARE_ROWS.take(squares).view(np.float32).reshape(num, -1),
+        tail], axis=1, dtype=np.float32)
