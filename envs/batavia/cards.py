@@ -25,6 +25,7 @@ _TAKE = np.arange(MAX_TAKE)
 _POSITIONS = np.arange(NUM_CARDS)
 _NO_WORD = np.uint64(1 << 33)  # above every 32-bit word: unused places sort last
 _OLDEST = np.iinfo(np.int16).max
+_SLOT_STRIDE = np.arange(64) * NUM_COMPANIES  # a slot's step in a (..., G, 5) array
 
 
 def words32(state: BataviaState, rows: np.ndarray, n: int) -> np.ndarray:
@@ -123,30 +124,43 @@ def draw_to_hand(state: BataviaState, rows: np.ndarray, seat: np.ndarray, n: int
     state.revealed[rows, seat] = True
 
 
+def flat(array: np.ndarray) -> np.ndarray:
+    """A 1-D view of a state array (one-dimensional fancy indexing costs a fraction of the
+    multi-dimensional kind at small batches); raises if the array is not contiguous."""
+    return np.reshape(array, -1, copy=False)
+
+
 def hand_to_display(state: BataviaState, rows: np.ndarray, seat: np.ndarray,
                     company: np.ndarray) -> None:
     """``seat`` (R,) displays one card of ``company`` (R,) (§5.4): hand, display, cube,
     cannon, the turn's count and the seal (a new strict majority takes it; reaching the top
     count of another seat sends it to the board)."""
-    state.hand[rows, seat, company] -= 1
-    known = state.known[rows, seat, company]
-    from_known = known > 0
-    state.known[rows[from_known], seat[from_known], company[from_known]] -= 1
-    hidden = np.flatnonzero(~from_known)
+    players = state.hand.shape[1]
+    card = (rows * players + seat) * NUM_COMPANIES + company  # into (B, P, 5)
+    column = rows * NUM_COMPANIES + company  # into (B, 5)
+    flat(state.hand)[card] -= 1
+    known = flat(state.known)
+    held = known[card]
+    known[card] = np.maximum(held - 1, 0)
+    hidden = np.flatnonzero(held == 0)
     if hidden.size:  # the oldest generation's unknown card of that company
-        r, s, c = rows[hidden], seat[hidden], company[hidden]
-        held = state.unknown[r, s, :, c] > 0  # (H, G)
-        slot = np.argmin(np.where(held, state.gen_id[r], _OLDEST), axis=1)
-        state.unknown[r, s, slot, c] -= 1
-    shown = state.display[rows, seat, company] + 1
-    state.display[rows, seat, company] = shown
-    state.cubes[rows, company] += 1
+        slots = state.unknown.shape[2]
+        first = card[hidden] + (card[hidden] - company[hidden]) * (slots - 1)  # slot 0
+        cells = first[:, None] + _SLOT_STRIDE[:slots]  # (H, G) into (B, P, G, 5)
+        unknown = flat(state.unknown)
+        ages = flat(state.gen_id)[rows[hidden, None] * slots + np.arange(slots)]
+        slot = np.argmin(np.where(unknown[cells] > 0, ages, _OLDEST), axis=1)
+        unknown[first + slot * NUM_COMPANIES] -= 1
+    display = flat(state.display)
+    shown = display[card] + 1
+    display[card] = shown
+    flat(state.cubes)[column] += 1
+    flat(state.played)[column] += 1
     state.cannon[rows] += 1
-    state.played[rows, company] += 1
-    top = state.top[rows, company]
-    seal = state.seal[rows, company]
-    state.seal[rows, company] = np.where(shown > top, seat, np.where(shown == top, -1, seal))
-    state.top[rows, company] = np.maximum(top, shown)
+    top_flat, seal_flat = flat(state.top), flat(state.seal)
+    top = top_flat[column]
+    seal_flat[column] = np.where(shown > top, seat, np.where(shown == top, -1, seal_flat[column]))
+    top_flat[column] = np.maximum(top, shown)
 
 
 def recount_seals(state: BataviaState, rows: np.ndarray) -> None:
@@ -161,14 +175,19 @@ def recount_seals(state: BataviaState, rows: np.ndarray) -> None:
     state.cannon[rows] = state.cubes[rows].sum(axis=1)
 
 
+def seat_rows(array: np.ndarray) -> np.ndarray:
+    """A (B, P, 5) state array as (B·P, 5): row ``b·P + p`` is seat p of game b."""
+    return np.reshape(array, (-1, NUM_COMPANIES), copy=False)
+
+
 def hand_bounds(state: BataviaState, rows: np.ndarray, seat: np.ndarray
                 ) -> tuple[np.ndarray, np.ndarray]:
     """The public record's view of ``seat``'s hand (§9.3): its size (R,) and ``Hmax``
     (R, 5), the most company-c cards a hand consistent with the record can hold."""
-    known = state.known[rows]  # (R, P, 5)
-    own_known = known[np.arange(rows.size), seat]
-    size = state.hand[rows, seat].sum(axis=1)  # hand sizes are public
+    seat_row = rows * state.hand.shape[1] + seat
+    own_known = seat_rows(state.known)[seat_row]
+    size = seat_rows(state.hand)[seat_row].sum(axis=1)  # hand sizes are public
     pool = (CARDS_PER_COMPANY - state.cubes[rows] - state.discard[rows] - state.lot[rows]
-            - known.sum(axis=1))
+            - state.known[rows].sum(axis=1))
     free = size - own_known.sum(axis=1)
     return size, own_known + np.minimum(free[:, None], pool)

@@ -63,7 +63,15 @@ from typing import Any
 import numpy as np
 
 from envs.batavia import observation, render, resample, scoring
-from envs.batavia.cards import draw_to_hand, hand_bounds, hand_to_display, take_cards, words32
+from envs.batavia.cards import (
+    draw_to_hand,
+    flat,
+    hand_bounds,
+    hand_to_display,
+    seat_rows,
+    take_cards,
+    words32,
+)
 from envs.batavia.data import (
     CARD_COMPANY,
     CRATES,
@@ -255,7 +263,7 @@ class BataviaGame(Game[BataviaState]):
         post ahead of its merchant (R, 5)."""
         seat = state.current_player[rows]
         own_seal = state.seal[rows] == seat[:, None]
-        pos = state.pos[rows, seat].astype(np.int64)
+        pos = flat(state.pos)[rows * self.num_players + seat].astype(np.int64)
         ahead = (state.remaining[rows] >> pos[:, None]) != 0
         return seat, own_seal, ahead
 
@@ -282,12 +290,13 @@ class BataviaGame(Game[BataviaState]):
         """(R,) bool: the acting seat's hand can make (or finish) a play, ``can_play`` of
         §5.3: ``potential`` in some company, with a post ahead in the final round (§5.7)."""
         seat, own_seal, ahead = self._seat_view(state, rows)
-        hand = state.hand[rows, seat]
-        potential = own_seal | (state.display[rows, seat] + hand > state.top[rows])
+        seat_row = rows * self.num_players + seat
+        hand = seat_rows(state.hand)[seat_row]
+        potential = own_seal | (seat_rows(state.display)[seat_row] + hand > state.top[rows])
         return (potential & (ahead | ~state.final[rows, None])).any(axis=1)
 
     def _legal_turn_start(self, state: BataviaState, rows: np.ndarray) -> np.ndarray:
-        hand = state.hand[rows, state.current_player[rows]]
+        hand = seat_rows(state.hand)[rows * self.num_players + state.current_player[rows]]
         play = (hand > 0) & self.playable(state, rows)[:, None]
         values = np.concatenate([np.ones((rows.size, 1), dtype=bool), play], axis=1)
         return ACTIONS.block_mask(ACTIONS.DRAW, values, ACTIONS.PLAY_CARD)
@@ -296,13 +305,14 @@ class BataviaGame(Game[BataviaState]):
         """No hand the public record allows could make a play: only DRAW (§9.3)."""
         seat, own_seal, ahead = self._seat_view(state, rows)
         size, hmax = hand_bounds(state, rows, seat)
-        blocked = ~own_seal & (state.display[rows, seat] + hmax <= state.top[rows])
+        shown = seat_rows(state.display)[rows * self.num_players + seat]
+        blocked = ~own_seal & (shown + hmax <= state.top[rows])
         blocked |= state.final[rows, None] & ~ahead  # not eligible in the final round
         return (size == 0) | blocked.all(axis=1)
 
     def _legal_playing(self, state: BataviaState, rows: np.ndarray) -> np.ndarray:
         seat, own_seal, ahead = self._seat_view(state, rows)
-        cards = state.hand[rows, seat] > 0
+        cards = seat_rows(state.hand)[rows * self.num_players + seat] > 0
         values = np.concatenate([cards, self._endings(state, rows, own_seal, ahead)], axis=1)
         return ACTIONS.block_mask(ACTIONS.PLAY_CARD, values, ACTIONS.END_GOAL)
 
@@ -310,9 +320,13 @@ class BataviaGame(Game[BataviaState]):
         """An empty hand with one ending, or no ending and a hand publicly of one company."""
         seat, own_seal, ahead = self._seat_view(state, rows)
         endings = self._endings(state, rows, own_seal, ahead).sum(axis=1)
-        size, hmax = hand_bounds(state, rows, seat)
-        one_company = (hmax > 0).sum(axis=1) == 1
-        return ((size == 0) & (endings == 1)) | ((endings == 0) & one_company)
+        size = seat_rows(state.hand)[rows * self.num_players + seat].sum(axis=1)
+        forced = (size == 0) & (endings == 1)
+        open_play = np.flatnonzero(endings == 0)
+        if open_play.size:
+            _, hmax = hand_bounds(state, rows[open_play], seat[open_play])
+            forced[open_play] = (hmax > 0).sum(axis=1) == 1
+        return forced
 
     def _legal_exchange(self, state: BataviaState, rows: np.ndarray) -> np.ndarray:
         return ACTIONS.block_mask(ACTIONS.EXCHANGE, np.ones((rows.size, 2), dtype=bool),

@@ -138,7 +138,8 @@ def _tables():
     relative = np.eye(MAX_SEATS + 1, MAX_SEATS, dtype=np.float32)  # row 5 all zeros
     square = np.eye(MAX_SEATS + 1, dtype=np.float32)
     die = np.eye(DIE_FACES + 1, DIE_FACES, -1, dtype=np.float32)  # die 0: zeros
-    # square_codes[players][observer, owner + 1]: a warehouse square's code (5: empty).
+    # relative_codes[players][observer, seat + 1]: the relative slot of a seat (5: none);
+    # square codes, the same for a warehouse square's owner (5: empty).
     seats = np.arange(MAX_SEATS)
     codes = {}
     for players in range(3, MAX_SEATS + 1):
@@ -148,13 +149,18 @@ def _tables():
     return _rows_of(route), zones, relative, _rows_of(square), die, codes
 
 
-ROUTE_ROWS, ZONE_TABLE, RELATIVE, SQUARE_ROWS, DIE_TABLE, SQUARE_CODES = _tables()
+ROUTE_ROWS, ZONE_TABLE, RELATIVE, SQUARE_ROWS, DIE_TABLE, RELATIVE_CODES = _tables()
 DECISION_TABLE = np.eye(len(Phase), dtype=np.float32)
 SCALE = _scale()
 SEAT_SCALE = SCALE[OBS.offsets["seats"]][:SEAT.size].copy()
 _SPACE_NUMBERS = np.arange(1, NUM_SPACES + 1)
 _HEAD = slice(0, OBS.offsets["seats"].start)
 _TAIL = slice(OBS.offsets["lot"].start, OBS.size)
+_SEAT_ITEM = np.dtype((np.void, SEAT.size * 4))
+_ONES = {p: np.ones((1, p, 1), dtype=np.float32) for p in range(3, MAX_SEATS + 1)}
+_THRESHOLD = {p: np.full((1, 1), t, dtype=np.float32) for p, t in PIRATE_THRESHOLD.items()}
+_PLAYER_COUNT = {p: (np.arange(3) == p - 3)[None].astype(np.float32)
+                 for p in range(3, MAX_SEATS + 1)}
 
 
 def seat_table(state: BataviaState, players: int) -> np.ndarray:
@@ -166,7 +172,7 @@ def seat_table(state: BataviaState, players: int) -> np.ndarray:
     size = state.hand.sum(axis=2, dtype=np.int16)
     acted = (seats[None, :] - state.ship[:, None]) % players < state.turn[:, None]
     table = np.concatenate([
-        np.ones((num, players, 1), dtype=np.float32),
+        _ONES[players].repeat(num, axis=0),
         state.coins[:, :, None], state.gold[:, :, None], size[:, :, None],
         state.known, state.display,
         state.seal[:, None, :] == seats[None, :, None],
@@ -178,7 +184,7 @@ def seat_table(state: BataviaState, players: int) -> np.ndarray:
     ], axis=2, dtype=np.float32).reshape(num * players, SEAT.size)
     flat = np.concatenate([table, np.zeros((1, SEAT.size), dtype=np.float32)])
     flat *= SEAT_SCALE
-    return _rows_of(flat)
+    return flat.view(_SEAT_ITEM).reshape(-1)
 
 
 def observe(game: BataviaGame, state: BataviaState, player: int | np.ndarray) -> np.ndarray:
@@ -189,29 +195,27 @@ def observe(game: BataviaGame, state: BataviaState, player: int | np.ndarray) ->
     if seat.ndim == 0:
         seat = np.full(num, seat)
 
-    def relative(who: np.ndarray) -> np.ndarray:
-        """(B, 5) relative one-hot of seats ``who`` (B,), zeros where -1."""
-        return RELATIVE[np.where(who >= 0, (who - seat) % players, MAX_SEATS)]
-
     # Egocentric seat slots: seat (o + k) mod N in slot k < N, the zero item beyond.
     slot = np.arange(MAX_SEATS)
     index = np.where(slot < players, rows[:, None] * players + (seat[:, None] + slot) % players,
                      num * players)
     code = (state.route + 2) * (state.open[:, None] >= _SPACE_NUMBERS)  # face down: 0
-    squares = SQUARE_CODES[players].take(seat[:, None] * (MAX_SEATS + 1) + 1
-                                         + state.warehouse.reshape(num, -1))
+    codes = RELATIVE_CODES[players]
+    base = seat[:, None] * (MAX_SEATS + 1) + 1
+    squares = codes.take(base + state.warehouse.reshape(num, -1))
+    who = np.stack([state.current_player, state.high_bidder, state.second_bidder], axis=1)
+    seats = RELATIVE[codes.take(base + who)].reshape(num, 3 * MAX_SEATS)  # relative one-hots
     lot = state.lot
     head = np.concatenate([
-        DECISION_TABLE[state.phase], state.final[:, None], relative(state.current_player),
+        DECISION_TABLE[state.phase], state.final[:, None], seats[:, :MAX_SEATS],
         state.hand[rows, seat], state.played], axis=1, dtype=np.float32)
     head *= SCALE[_HEAD]
     tail = np.concatenate([
-        lot, lot.sum(axis=1, keepdims=True), state.high_bid[:, None],
-        relative(state.high_bidder), relative(state.second_bidder), DIE_TABLE[state.die],
-        state.carried[:, None], state.cannon[:, None],
-        np.full((num, 1), PIRATE_THRESHOLD[players]), state.cubes, state.deck_size[:, None],
+        lot, lot.sum(axis=1, keepdims=True), state.high_bid[:, None], seats[:, MAX_SEATS:],
+        DIE_TABLE[state.die], state.carried[:, None], state.cannon[:, None],
+        _THRESHOLD[players].repeat(num, axis=0), state.cubes, state.deck_size[:, None],
         state.discard, state.open[:, None], state.round[:, None],
-        np.broadcast_to(np.arange(3) == players - 3, (num, 3))], axis=1, dtype=np.float32)
+        _PLAYER_COUNT[players].repeat(num, axis=0)], axis=1, dtype=np.float32)
     tail *= SCALE[_TAIL]
     return np.concatenate([
         head,
