@@ -171,7 +171,9 @@ def seat_table(state: BataviaState, players: int) -> np.ndarray:
     pos = state.pos.astype(np.intp)
     size = state.hand.sum(axis=2, dtype=np.int16)
     acted = (seats[None, :] - state.ship[:, None]) % players < state.turn[:, None]
-    table = np.concatenate([
+    flat = np.empty((num * players + 1, SEAT.size), dtype=np.float32)
+    flat[-1] = 0.0
+    np.concatenate([
         _ONES[players].repeat(num, axis=0),
         state.coins[:, :, None], state.gold[:, :, None], size[:, :, None],
         state.known, state.display,
@@ -181,8 +183,7 @@ def seat_table(state: BataviaState, players: int) -> np.ndarray:
         (state.remaining[:, None, :] >> pos[:, :, None]) != 0,
         (state.goal_holder[:, None] == seats)[:, :, None], acted[:, :, None],
         state.passed[:, :, None], (state.ship[:, None] == seats)[:, :, None],
-    ], axis=2, dtype=np.float32).reshape(num * players, SEAT.size)
-    flat = np.concatenate([table, np.zeros((1, SEAT.size), dtype=np.float32)])
+    ], axis=2, out=flat[:-1].reshape(num, players, SEAT.size))
     flat *= SEAT_SCALE
     return flat.view(_SEAT_ITEM).reshape(-1)
 
