@@ -23,7 +23,7 @@ from envs.core.layout import ActionLayout
 from envs.core.state import BatchState
 
 MAX_BID = 75  # 15 coins x 5 players: no bid can exceed the coins in play (§5.1)
-GENERATION_SLOTS = 16  # generation slots of the hidden-card split (§6.1, game docstring)
+GENERATION_SLOTS = 32  # generation slots of the hidden-card split (§6.1, game docstring)
 
 
 class Phase(IntEnum):

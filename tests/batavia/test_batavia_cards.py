@@ -166,3 +166,26 @@ def test_resampling_redraws_face_down_tiles_within_their_blocks():
         moved |= not np.array_equal(other.route, p.s.route)
         assert not p.game.check_invariants(other)
     assert moved
+
+
+def test_a_reshuffle_with_every_generation_slot_held_merges_the_two_oldest():
+    """Game docstring, choice 5: when every slot holds face-down hand cards, the two oldest
+    generations share a slot and the new pile takes the freed one."""
+    p = Position(4).cards(0, hand="EN1").discard("NL5").pile_only("", holder=1)
+    s = p.s
+    slots = s.unknown.shape[2]
+    for g in range(1, slots):  # one of seat 1's cards in every slot, generation g in slot g
+        c = int(np.flatnonzero(s.unknown[0, 1, 0])[0])
+        s.unknown[0, 1, 0, c] -= 1
+        s.unknown[0, 1, g, c] += 1
+    s.gen_id[0] = np.arange(slots)
+    s.generation[:] = slots - 1
+    s.pile_slot[:] = slots - 1
+    held = s.unknown[0, 1].sum(axis=0).copy()
+    p.check()
+    p.play("DRAW")
+    assert p.s.generation[0] == slots and p.s.pile_slot[0] == 0
+    assert p.s.gen_id[0, 0] == slots
+    assert p.s.unknown[0, 1, 0].sum() == 0 and p.s.unknown[0, 1, 1].sum() >= 2
+    np.testing.assert_array_equal(p.s.unknown[0, 1].sum(axis=0), held)
+    p.check()
