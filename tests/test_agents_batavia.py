@@ -79,3 +79,11 @@ def test_baseline_beats_random(name):
     assert result.first_place[mine].mean() > 0.5
     assert result.rewards[mine].mean() > 0.3
     assert not result.truncated.any()
+
+
+def test_the_selfplay_preset_resolves_for_batavia():
+    """train/presets.py: the default run's hint and warm-start agents exist, 4 players."""
+    from train.config import resolve
+
+    cfg, _ = resolve(["--env", "batavia"])
+    assert (cfg.players, cfg.hints, cfg.imitate) == (4, "greedy", "greedy")

@@ -141,8 +141,8 @@ def test_metrics_reader_skips_a_torn_line(tmp_path):
 def test_selfplay_runs_on_every_registered_env(env_id, num_players, tmp_path):
     run = main(["--env", env_id, "--players", str(num_players), "--timesteps", "64",
                 "--num-envs", "4", "--n-steps", "16", "--batch-size", "32", "--net-arch", "16",
-                "--eval-games", "0", "--elo-games", "0", "--no-progress", "--out",
-                str(tmp_path)])
+                "--eval-games", "0", "--elo-games", "0", "--no-progress", "--no-preset",
+                "--out", str(tmp_path)])  # no preset: a game's warm start is a long run
     info = checkpoint_info(run / "checkpoints" / "final.zip")
     assert (info["env_id"], info["num_players"], info["timesteps"]) == (env_id, num_players, 64)
     load_policy_agent(run / "checkpoints" / "final.zip", env_id, num_players)

@@ -10,4 +10,12 @@ from __future__ import annotations
 
 from typing import Any
 
-PRESETS: dict[str, dict[str, Any]] = {}
+PRESETS: dict[str, dict[str, Any]] = {
+    # batavia, 4 players: the policy reads greedy's action values (hints) and starts from
+    # an imitation of greedy, then PPO with no entropy bonus, half its opponents random.
+    # Measured on 2 shared cores: 6 min 41 s in all, first place in 88% of the games
+    # against three random seats (PPO from scratch: 60-66% after 400k decisions).
+    "batavia": {"hints": "greedy", "imitate": "greedy", "imitate_decisions": 100_000,
+                "timesteps": 150_000, "ent_coef": 0.0, "learning_rate": 1e-4,
+                "opp_random": 0.5, "opp_scripted": 0.2, "opp_self": 0.15, "opp_snapshot": 0.15},
+}
