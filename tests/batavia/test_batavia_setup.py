@@ -194,3 +194,15 @@ def test_invariants_hold_after_every_step_of_200_random_games(players, variant):
     """§10: the invariants after every step of 200 random games per player count (and the
     open variant), none truncated (the spec saw at most 18 rounds)."""
     _random_games(players, 200, seed=1000 * players, variant=variant)
+
+
+def test_the_seat_render_shows_only_that_seats_view():
+    """design.md: ``render(state, i, seat=p)`` shows p's hand, the other hands' sizes and
+    known cards, no face-down tile and no pile; ``seat=None`` shows everything."""
+    p = Position(4).cards(0, hand="EN3 DK2", known="DK1").cards(1, hand="SE4")
+    mine, theirs, full = (p.game.render(p.s, 0, seat=s) for s in (0, 1, None))
+    assert "hand EN3 DK2" in mine and "hand 4 cards (known -)" in mine
+    assert "hand 5 cards (known DK1)" in theirs and "hand SE4" in theirs
+    assert "11 ??????" in theirs and "11 (" not in theirs and "11 (" in full
+    assert "draw pile, top first" in full and "draw pile, top first" not in theirs
+    assert "hand EN3 DK2" in full and "hand SE4" in full and "??????" not in full
