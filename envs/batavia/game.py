@@ -270,10 +270,10 @@ class BataviaGame(Game[BataviaState]):
 
     def _endings(self, state: BataviaState, rows: np.ndarray, own_seal: np.ndarray,
                  ahead: np.ndarray) -> np.ndarray:
-        """(R, 6) bool: END_MOVE per company, then END_GOAL (§5.5); public."""
-        played = state.played[rows].any(axis=1)
-        move = own_seal & ahead & played[:, None]
-        goal = played & ~state.final[rows] & own_seal.any(axis=1) & ~move.any(axis=1)
+        """(R, 6) bool: END_MOVE per company, then END_GOAL (§5.5); public. Rows in PLAYING
+        have displayed a card this turn (the first PLAY_CARD is TURN_START's)."""
+        move = own_seal & ahead
+        goal = ~state.final[rows] & own_seal.any(axis=1) & ~move.any(axis=1)
         return np.concatenate([move, goal[:, None]], axis=1)
 
     def _legal_bid(self, state: BataviaState, rows: np.ndarray) -> np.ndarray:
