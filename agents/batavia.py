@@ -295,13 +295,13 @@ class BataviaScriptedAgent:
 
 
 class GreedyPostAgent(BataviaScriptedAgent):
-    """§11.1 greedy: the best post per card, else draw."""
+    """§11 idea 1, greedy: the best post per card, else draw."""
 
     name = "greedy"
 
 
 class PirateAwarePostAgent(BataviaScriptedAgent):
-    """§11.2 pirate_aware: greedy with an eye on the cannon and on small companies."""
+    """§11 idea 2, pirate_aware: greedy with an eye on the cannon and on small companies."""
 
     name = "pirate_aware"
     pirate_care = True
@@ -311,7 +311,7 @@ class PirateAwarePostAgent(BataviaScriptedAgent):
 
 
 class SetCollectorAgent(BataviaScriptedAgent):
-    """§11.3 set_collector: posts of missing companies, full sets, light bids."""
+    """§11 idea 3, set_collector: posts of missing companies, full sets, light bids."""
 
     name = "set_collector"
     good_weight = 0.3
@@ -336,3 +336,6 @@ BASELINES = {
     "pirate_aware": PirateAwarePostAgent,
     "set_collector": SetCollectorAgent,
 }
+
+# The search agent's defaults for batavia (agents.ismcts): guided by the strongest baseline.
+ISMCTS = {"guide": "greedy"}

@@ -5,18 +5,19 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from agent_checks import assert_agent_ignores_hidden, assert_agent_plays_legally
 
 import agents
 import envs
 from agents.arena import play_mixed
 from agents.random_agent import RandomAgent
-from agents.testing import assert_agent_ignores_hidden, assert_agent_plays_legally
 
 BASELINES = ["greedy", "pirate_aware", "set_collector"]
 
 
 def test_list_agents_names_the_batavia_baselines():
-    assert agents.list_agents("batavia") == ["random", *BASELINES]
+    assert agents.list_baselines("batavia") == BASELINES
+    assert agents.list_agents("batavia") == ["random", *BASELINES, "ismcts"]
     for name in BASELINES:
         assert agents.make_agent(name, "batavia", num_players=4, seed=0).name == name
 

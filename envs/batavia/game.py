@@ -63,7 +63,7 @@ from typing import Any
 
 import numpy as np
 
-from envs.batavia import observation, render, resample, scoring
+from envs.batavia import observation, picture, render, resample, scoring
 from envs.batavia.cards import (
     draw_to_hand,
     flat,
@@ -149,6 +149,8 @@ class BataviaGame(Game[BataviaState]):
         players = self.num_players
         self.threshold = PIRATE_THRESHOLD[players]
         self.num_actions = ACTIONS.size
+        self.action_layout = ACTIONS
+        self.observation_layout = observation.OBS
         self.observation_shape = (observation.OBS.size,)
         self.observation_low, self.observation_high = observation.OBS.bounds()
         self.max_decisions = max_decisions(players)
@@ -589,6 +591,10 @@ class BataviaGame(Game[BataviaState]):
 
     def action_name(self, action: int) -> str:
         return action_name(action)
+
+    def draw(self, state: BataviaState, index: int = 0, seat: int | None = None
+             ) -> np.ndarray:
+        return picture.draw(self, state, index, seat)
 
     def decision_name(self, state: BataviaState, row: int) -> str:
         return render.decision_name(state, row)

@@ -56,6 +56,16 @@ def decision_name(state: BataviaState, row: int) -> str:
     return phase.name
 
 
+def status_text(state: BataviaState, row: int, seat_prefix: str) -> str:
+    """Who acts and the decision asked, or how the game ended (``seat_prefix``: how a seat
+    is named before its number)."""
+    if state.terminated[row]:
+        return "game over"
+    if state.truncated[row]:
+        return "game over (truncated at the round cap)"
+    return f"{seat_prefix}{int(state.current_player[row])} to act: {decision_name(state, row)}"
+
+
 def _route_lines(state: BataviaState, row: int, full: bool) -> list[str]:
     opened = int(state.open[row])
     pos = state.pos[row].tolist()
@@ -85,12 +95,7 @@ def render(game: BataviaGame, state: BataviaState, index: int = 0,
     known cards, no face-down tile, no draw pile content); ``seat=None`` shows everything."""
     row = index
     players = game.num_players
-    if state.terminated[row]:
-        status = "game over"
-    elif state.truncated[row]:
-        status = "game over (truncated at the round cap)"
-    else:
-        status = f"seat {int(state.current_player[row])} to act: {decision_name(state, row)}"
+    status = status_text(state, row, "seat ")
     final = ", final round" if state.final[row] else ""
     lines = [f"Batavia {players}p, {game.options['variant']} variant, round "
              f"{int(state.round[row])}{final}, {status}"

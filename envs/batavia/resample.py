@@ -12,8 +12,9 @@ content, and the face-down tiles. The resample keeps everything else:
    (``BataviaGame.playable``). A row whose deal fails is dealt again, 64 times at once; if
    every try fails, one of the companies whose requirement the generation pools can meet
    is picked at random, q is dealt the cards it needs first, and the rest is dealt as in 1.
-3. **Tiles** (standard variant): each company's face-down tiles are permuted among the
-   face-down blocks, then each face-down block is shuffled over its 5 spaces.
+3. **Tiles** (standard variant): each company's face-down tiles, taken in the order of
+   their ids, are dealt to the face-down blocks in a random order, then each face-down
+   block is shuffled over its 5 spaces.
 4. **Chance**: every row gets a fresh key from ``seed`` (future dice and reshuffles).
 
 Every draw depends only on what o sees (the pools, the quotas, public counts), never on the
@@ -136,6 +137,12 @@ def _shuffle_tiles(state: BataviaState, rows: np.ndarray, rng: np.ndarray) -> No
     down = (np.arange(NUM_BLOCKS) * BLOCK)[None, :] >= state.open[rows, None]  # (R, 7)
     company = TILE_COMPANY[np.maximum(route, 0)]
     by_company = np.take_along_axis(route, np.argsort(company, axis=2, kind="stable"), axis=2)
+    # Each company's face-down tiles in a canonical order (by tile id) first, so the draw
+    # depends only on which tiles are face down, not on where they lie.
+    canon = np.where(down[:, :, None], (1 << 40) + by_company.astype(np.int64),
+                     np.arange(NUM_BLOCKS)[:, None])
+    by_company = np.take_along_axis(by_company, np.argsort(canon, axis=1, kind="stable"),
+                                    axis=1)
     words = (random_bits(rng, rows, 2 * NUM_SPACES) >> np.uint64(32)).reshape(
         num, 2, NUM_BLOCKS, BLOCK).astype(np.int64)
     # Per company, the face-down blocks in a random order; the face-up blocks stay first.
