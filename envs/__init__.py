@@ -15,6 +15,7 @@ from envs.core.errors import IllegalActionError
 from envs.core.registry import game_class, list_envs, make_game, register
 
 register("cairo", "envs.cairo:CairoGame")
+register("discoveries", "envs.discoveries:DiscoveriesGame")
 
 
 def make_env(env_id: str, num_players: int | None = None, render_mode: str | None = None,

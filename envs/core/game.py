@@ -289,7 +289,7 @@ class Game(abc.ABC, Generic[S]):
             self._raise_illegal(state, actions, int(live[np.argmin(legal)]), mask)
         state.__dict__.pop(_MASK_CACHE, None)
         state.rewards[:] = 0.0
-        state.revealed[:] = False
+        state.revealed[live] = False  # a finished row keeps the record of its last step
         state.__dict__.pop(_AUTOMATIC, None)
         if live.size:
             self._step_with_scratch(state, live, chosen)

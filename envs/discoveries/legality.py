@@ -1,0 +1,310 @@
+"""Which actions are legal (§4.3, §5), over an index array of rows, for any number of rows.
+
+Each function answers one block of the action space for the seats to act in ``rows``. The
+flagship enters as an argument wherever its hidden colours matter, so the same functions give
+the true mask (the seat's own flagship) and the public mask of §4.5 (every flagship the table
+cannot rule out): ``send_options`` and ``play_options`` take the colours the flagship may
+declare, ``exp_pick_options`` and ``build_pick_options`` one flagship id.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from envs.discoveries.data import (
+    CONTRACT_COLOUR,
+    CONTRACT_TV,
+    EXP_LIMIT,
+    FLAG_CARRIES,
+    FLAG_COLOURS,
+    FLAGSHIP_FEE,
+    HAND_LIMIT,
+    MARKET_SLOTS,
+    NUM_COLOURS,
+    NUM_CONTRACTS,
+    NUM_FLAGSHIPS,
+    NUM_TVS,
+    TYPE_COLOUR,
+    TYPE_PRICE,
+    TYPE_TV,
+)
+from envs.discoveries.feasibility import FLAG_OFF, FLAG_ON, NO_FLAG, feasible
+from envs.discoveries.state import ACTIONS, FLAG, MAIN, OPEN, RES_DISPLAY, DiscoveriesState
+
+# Main actions used, by the 4-bit ``used`` value.
+NUM_USED = np.array([bin(u).count("1") for u in range(16)], dtype=np.int8)
+_TVS = np.arange(1, NUM_TVS + 1, dtype=np.int8)
+_NO_TV = 9  # "no idle ship of this colour" in the lowest-TV table
+# (8,) lowest TV among the ships present, by the bits (TV1 present, TV2, TV3).
+_LOWEST = np.array([_NO_TV, 1, 2, 1, 3, 1, 2, 1], dtype=np.int8)
+_BITS = np.array([1, 2, 4], dtype=np.int8)
+# The twelve states after one build pick (``build_pick_options``): a regular ship of TV 1..3
+# of the contract's colour, one of another colour, the flagship declaring the colour, the
+# flagship declaring another one.
+_STEP_TV = np.tile(_TVS, 4)  # (12,)
+_STEP_MATCH = np.concatenate([np.eye(3), np.zeros((9, 3))]).astype(np.int8)  # (12, 3)
+_STEP_OTHER = np.concatenate([np.zeros((3, 3)), np.eye(3), np.zeros((6, 3))]).astype(np.int8)
+_STEP_JOKER = np.array([0, 0, 0, 1, 1, 1, 0, 0, 0, 1, 1, 1], dtype=np.int8)
+_STEP_FEE = np.array([1] * 6 + [FLAGSHIP_FEE] * 6, dtype=np.int16)
+_STEP_FLAG = np.array([False] * 6 + [True] * 6)
+
+
+def seats(state: DiscoveriesState, rows: np.ndarray) -> np.ndarray:
+    """(R,) intp: the seat to act in each row."""
+    return state.current_player[rows].astype(np.intp)
+
+
+def turn_options(state: DiscoveriesState, rows: np.ndarray) -> tuple[np.ndarray, ...]:
+    """(R,) bool each: TAKE_COINS legal, CONTRACT can be opened, BUY steps and DISPATCH
+    steps allowed (the action is open, or can be opened), by the two-action rule (§4.3)."""
+    used = state.used[rows]
+    room = NUM_USED[used] < 2
+    open_type = state.open_type[rows]
+    coins = room & (used & MAIN.COINS == 0)
+    contract = room & (used & MAIN.CONTRACT == 0)
+    buy = (open_type == OPEN.BUY) | (room & (used & MAIN.BUY == 0))
+    dispatch = (open_type == OPEN.DISPATCH) | (room & (used & MAIN.DISPATCH == 0))
+    return coins, contract, buy, dispatch
+
+
+def hand_sizes(state: DiscoveriesState, rows: np.ndarray, seat: np.ndarray) -> np.ndarray:
+    """(R,) int: contracts in the acting seat's hand."""
+    return (state.hand[rows, seat] >= 0).sum(axis=1)
+
+
+def take_options(state: DiscoveriesState, rows: np.ndarray, seat: np.ndarray,
+                 contract: np.ndarray) -> np.ndarray:
+    """(R, 5) bool: TAKE_DISPLAY(0..3) and TAKE_BLIND (§5.2)."""
+    ok = contract & (hand_sizes(state, rows, seat) < HAND_LIMIT) & (state.coins[rows, seat] >= 1)
+    owner = state.res_owner[rows, RES_DISPLAY:]
+    free = (owner < 0) | (owner == seat[:, None])
+    display = (state.display[rows] >= 0) & free
+    blind = state.deck_pos[rows] < NUM_CONTRACTS
+    return np.concatenate([display, blind[:, None]], axis=1) & ok[:, None]
+
+
+def buy_options(state: DiscoveriesState, rows: np.ndarray, seat: np.ndarray,
+                buy: np.ndarray) -> np.ndarray:
+    """(R, 5) bool: BUY(0..4) (§5.3); the refill row is never bought from."""
+    offer = state.offer[rows]
+    owner = state.res_owner[rows, :MARKET_SLOTS]
+    price = TYPE_PRICE[np.maximum(offer, 0)]
+    ok = (offer >= 0) & ((owner < 0) | (owner == seat[:, None]))
+    return ok & (price <= state.coins[rows, seat][:, None]) & buy[:, None]
+
+
+def reserve_options(state: DiscoveriesState, rows: np.ndarray, seat: np.ndarray) -> np.ndarray:
+    """(R, 14) bool: RESERVE_OFFER, RESERVE_REFILL, RESERVE_CONTRACT (§5.7)."""
+    cards = np.concatenate([state.offer[rows], state.refill[rows], state.display[rows]], axis=1)
+    ok = (cards >= 0) & (state.res_owner[rows] < 0)
+    return ok & (state.reserves[rows, seat] >= 1)[:, None]
+
+
+def send_options(state: DiscoveriesState, rows: np.ndarray, seat: np.ndarray,
+                 flag_colours: np.ndarray) -> np.ndarray:
+    """(R, 12) bool: expeditions with a legal pick (§5.4), from the lowest idle TV per colour.
+
+    Args:
+        flag_colours: (R, 6) bool, the colours the seat's flagship may declare (ignored
+            unless it is idle).
+    """
+    idle = state.idle[rows, seat].reshape(-1, NUM_COLOURS, NUM_TVS) > 0  # (R, 6, 3)
+    lowest = _LOWEST[idle.astype(np.int8) @ _BITS]  # (R, 6)
+    lowest_any = lowest.min(axis=1)
+    free = EXP_LIMIT - state.exp_used[rows]  # (R, 12)
+    established = state.exp_colour_set[rows]
+    coins = state.coins[rows, seat]
+    joker = state.jokers[rows, seat] >= 1
+    anything = (established < 0) | joker[:, None]
+    need = np.where(anything, lowest_any[:, None],
+                    np.take_along_axis(lowest, np.maximum(established, 0), axis=1))
+    regular = (need <= free) & (coins >= 1)[:, None]
+    colour_ok = anything | np.take_along_axis(flag_colours, np.maximum(established, 0), axis=1)
+    flag_ok = (state.flag_where[rows, seat] == FLAG.IDLE) & (coins >= FLAGSHIP_FEE)
+    return regular | (colour_ok & (free >= 1) & flag_ok[:, None])
+
+
+def _resources(state: DiscoveriesState, rows: np.ndarray, seat: np.ndarray):
+    """The acting seats' idle ships per colour and TV (R, 6, 3), their totals per TV (R, 3),
+    Jokers (R,) and coins (R,)."""
+    idle = state.idle[rows, seat].reshape(-1, NUM_COLOURS, NUM_TVS)
+    return idle, idle.sum(axis=1), state.jokers[rows, seat], state.coins[rows, seat]
+
+
+def play_options(state: DiscoveriesState, rows: np.ndarray, seat: np.ndarray,
+                 flag_colours: np.ndarray, cards: np.ndarray) -> np.ndarray:
+    """(R, K) bool: FEASIBLE (§5.5) for the contract ids ``cards`` (R, K) (-1: False).
+
+    Args:
+        flag_colours: (R, 6) bool, the colours the seat's flagship may declare.
+    """
+    idle, total, jokers, coins = _resources(state, rows, seat)
+    card = np.maximum(cards, 0)
+    colour = CONTRACT_COLOUR[card]  # (R, K)
+    r = np.arange(rows.size)[:, None]
+    match = idle[r, colour]  # (R, K, 3)
+    flag_idle = (state.flag_where[rows, seat] == FLAG.IDLE)[:, None]
+    flag = np.where(flag_idle, np.where(flag_colours[r, colour], FLAG_ON, FLAG_OFF), NO_FLAG)
+    ok = feasible(match, total[:, None, :] - match, jokers[:, None], coins[:, None], flag,
+                  CONTRACT_TV[card])
+    return ok & (cards >= 0)
+
+
+def main_mask(state: DiscoveriesState, rows: np.ndarray) -> np.ndarray:
+    """(R, 134) bool: the MAIN decision (§4.2)."""
+    seat = seats(state, rows)
+    coins_ok, contract, buy, dispatch = turn_options(state, rows)
+    mask = np.zeros((rows.size, ACTIONS.size), dtype=bool)
+    mask[:, ACTIONS.END_TURN.start] = True
+    mask[:, ACTIONS.TAKE_COINS.start] = coins_ok
+    mask[:, ACTIONS.TAKE_DISPLAY.start:ACTIONS.BUY.start] = take_options(state, rows, seat,
+                                                                         contract)
+    mask[:, ACTIONS.BUY.start:ACTIONS.BUY.stop] = buy_options(state, rows, seat, buy)
+    mask[:, ACTIONS.RESERVE_OFFER.start:] = reserve_options(state, rows, seat)
+    go = np.flatnonzero(dispatch)
+    if go.size:
+        sub, sub_seat = rows[go], seat[go]
+        flag_colours = FLAG_CARRIES[state.flag_id[sub, sub_seat]]
+        mask[go, ACTIONS.SEND.start:ACTIONS.SEND.stop] = send_options(state, sub, sub_seat,
+                                                                      flag_colours)
+        hand = state.hand[sub, sub_seat]
+        playable = play_options(state, sub, sub_seat, flag_colours, hand)
+        r, slot = np.nonzero(playable)
+        first = ACTIONS.PLAY.start + 3 * hand[r, slot].astype(np.intp)
+        mask[go[r, None], first[:, None] + np.arange(3)] = True
+    return mask
+
+
+def public_flag_colours(state: DiscoveriesState, rows: np.ndarray,
+                        seat: np.ndarray) -> np.ndarray:
+    """(R, 6) bool: the colours the acting seat's flagship may declare as far as the table
+    knows: its own if revealed, else those of every flagship not yet revealed (§4.5)."""
+    return unrevealed_flagships(state, rows, seat) @ FLAG_CARRIES
+
+
+def unrevealed_flagships(state: DiscoveriesState, rows: np.ndarray,
+                         seat: np.ndarray) -> np.ndarray:
+    """(R, 6) bool: the flagships the acting seat's may be, as far as the table knows."""
+    ids = state.flag_id[rows]  # (R, P)
+    shown = (ids[:, :, None] == np.arange(NUM_FLAGSHIPS)) & state.flag_revealed[rows][:, :, None]
+    own_shown = state.flag_revealed[rows, seat]
+    maybe = ~shown.any(axis=1)
+    own = np.arange(NUM_FLAGSHIPS) == state.flag_id[rows, seat][:, None]
+    return np.where(own_shown[:, None], own, maybe)
+
+
+def public_unseen(state: DiscoveriesState, rows: np.ndarray) -> np.ndarray:
+    """(R, 24) bool: the deck and every seat's hidden hand cards (§4.5's public unseen set)."""
+    num = rows.size
+    unseen = np.zeros((num, NUM_CONTRACTS + 1), dtype=bool)
+    order = state.contracts[rows]
+    in_deck = np.arange(NUM_CONTRACTS) >= state.deck_pos[rows][:, None]
+    unseen[np.arange(num)[:, None], np.where(in_deck, order, NUM_CONTRACTS)] = True
+    hand = state.hand[rows].reshape(num, -1)
+    hidden = (hand >= 0) & ~state.hand_public[rows].reshape(num, -1)
+    unseen[np.arange(num)[:, None], np.where(hidden, hand, NUM_CONTRACTS)] = True
+    return unseen[:, :NUM_CONTRACTS]
+
+
+def main_forced(state: DiscoveriesState, rows: np.ndarray) -> np.ndarray:
+    """(R,) bool: public information alone leaves MAIN only END_TURN (§4.5)."""
+    forced = np.zeros(rows.size, dtype=bool)
+    coins_ok, contract, buy, dispatch = turn_options(state, rows)
+    left = np.flatnonzero(~coins_ok)  # the first decision of a turn is never forced
+    if not left.size:
+        return forced
+    sub, seat = rows[left], seats(state, rows[left])
+    other = (take_options(state, sub, seat, contract[left]).any(axis=1)
+             | buy_options(state, sub, seat, buy[left]).any(axis=1)
+             | reserve_options(state, sub, seat).any(axis=1))
+    forced[left] = ~other
+    check = np.flatnonzero(~other & dispatch[left])
+    if check.size:
+        at = left[check]
+        sub, seat = rows[at], seat[check]
+        flag_colours = public_flag_colours(state, sub, seat)
+        send = send_options(state, sub, seat, flag_colours).any(axis=1)
+        known = state.hand[sub, seat]
+        cards = np.zeros((sub.size, NUM_CONTRACTS + 1), dtype=bool)
+        cards[np.arange(sub.size)[:, None],
+              np.where(state.hand_public[sub, seat], known, NUM_CONTRACTS)] = True
+        hidden = ((known >= 0) & ~state.hand_public[sub, seat]).any(axis=1)
+        cards = cards[:, :NUM_CONTRACTS] | (public_unseen(state, sub) & hidden[:, None])
+        every = np.broadcast_to(np.arange(NUM_CONTRACTS), cards.shape)
+        play = (play_options(state, sub, seat, flag_colours, every) & cards).any(axis=1)
+        forced[at] = ~(send | play)
+    return forced
+
+
+def exp_pick_options(state: DiscoveriesState, rows: np.ndarray, seat: np.ndarray,
+                     flag: np.ndarray) -> np.ndarray:
+    """(R, 24) bool: PICK_SHIP(18 types) and PICK_FLAGSHIP(slot, tv) for the target
+    expedition (§5.4), the flagship being ``flag`` (R,) ids."""
+    target = state.target[rows].astype(np.intp)
+    free = EXP_LIMIT[target] - state.exp_used[rows, target]
+    established = state.exp_colour_set[rows, target]
+    coins = state.coins[rows, seat]
+    anything = (established < 0) | (state.jokers[rows, seat] >= 1)
+    ships = (state.idle[rows, seat] > 0) & (free[:, None] >= TYPE_TV) & (
+        anything[:, None] | (established[:, None] == TYPE_COLOUR)) & (coins >= 1)[:, None]
+    slot_ok = anything[:, None] | (FLAG_COLOURS[flag] == established[:, None])  # (R, 2)
+    flag_ok = (state.flag_where[rows, seat] == FLAG.IDLE) & (coins >= FLAGSHIP_FEE)
+    tv_ok = free[:, None] >= _TVS  # (R, 3)
+    flags = (slot_ok[:, :, None] & tv_ok[:, None, :]) & flag_ok[:, None, None]
+    return np.concatenate([ships, flags.reshape(-1, 6)], axis=1)
+
+
+def build_pick_options(state: DiscoveriesState, rows: np.ndarray, seat: np.ndarray,
+                       flag: np.ndarray) -> np.ndarray:
+    """(R, 24) bool: the picks of BUILD_CONTRACT (§5.5) that keep the contract FEASIBLE,
+    the flagship being ``flag`` (R,) ids."""
+    card = state.build_card[rows].astype(np.intp)
+    colour = CONTRACT_COLOUR[card]
+    remaining = CONTRACT_TV[card] - state.build_tv[rows]
+    idle, total, jokers, coins = _resources(state, rows, seat)
+    r = np.arange(rows.size)
+    match = idle[r, colour]  # (R, 3)
+    other = total - match
+    flag_idle = state.flag_where[rows, seat] == FLAG.IDLE
+    carries = FLAG_CARRIES[flag, colour]
+    flag_state = np.where(flag_idle, np.where(carries, FLAG_ON, FLAG_OFF), NO_FLAG)
+    # FEASIBLE after each of the twelve kinds of pick (a regular ship of TV t matching the
+    # colour or not, the flagship declaring it or not).
+    after = remaining[:, None] - _STEP_TV
+    ok = feasible(match[:, None, :] - _STEP_MATCH, other[:, None, :] - _STEP_OTHER,
+                  jokers[:, None] - _STEP_JOKER, coins[:, None] - _STEP_FEE,
+                  np.where(_STEP_FLAG, NO_FLAG, flag_state[:, None]), np.maximum(after, 0))
+    ok &= after >= 0
+    ok &= (jokers[:, None] >= _STEP_JOKER) & (coins[:, None] >= _STEP_FEE)
+    ship_match = colour[:, None] == TYPE_COLOUR  # (R, 18)
+    tv = TYPE_TV.astype(np.intp) - 1
+    ships = (state.idle[rows, seat] > 0) & np.where(ship_match, ok[:, tv], ok[:, 3 + tv])
+    slot_match = FLAG_COLOURS[flag] == colour[:, None]  # (R, 2)
+    flags = np.where(slot_match[:, :, None], ok[:, None, 6:9], ok[:, None, 9:12])
+    flags &= flag_idle[:, None, None]
+    return np.concatenate([ships, flags.reshape(-1, 6)], axis=1)
+
+
+def pick_forced(state: DiscoveriesState, rows: np.ndarray, options) -> np.ndarray:
+    """(R,) bool: the public mask of a pick decision holds one action (§4.5).
+
+    A pick mask with two or more actions is never forced (the public mask contains it). With
+    one, it is forced outright when the flagship is revealed; when it is face down, the
+    pick masks of every flagship it may be (those leaving some pick) are joined first.
+    """
+    seat = seats(state, rows)
+    flag = state.flag_id[rows, seat].astype(np.intp)
+    single = options(state, rows, seat, flag).sum(axis=1) == 1
+    hidden = single & ~state.flag_revealed[rows, seat]
+    forced = single & ~hidden
+    at = np.flatnonzero(hidden)
+    if at.size:
+        sub, sub_seat = rows[at], seat[at]
+        maybe = unrevealed_flagships(state, sub, sub_seat)
+        joined = np.zeros((at.size, 24), dtype=bool)
+        for f in range(NUM_FLAGSHIPS):
+            picks = options(state, sub, sub_seat, np.full(at.size, f, dtype=np.intp))
+            joined |= picks & (maybe[:, f] & picks.any(axis=1))[:, None]
+        forced[at] = joined.sum(axis=1) == 1
+    return forced
+
