@@ -31,7 +31,7 @@ from envs.discoveries.data import FLAGSHIP_FEE, MAX_REQUIREMENT, NUM_TVS, SHIP_F
 
 NO_FLAG, FLAG_OFF, FLAG_ON = 0, 1, 2
 NUM_CANDIDATES = 19  # the most candidate fleets of one requirement (r = 6)
-_UNAFFORDABLE = 99  # the fee of a padding entry or of a flagship that is not idle
+_UNAFFORDABLE = 1000  # above any coins (570): a padding entry, a flagship not idle
 
 
 def _candidates(remaining: int) -> list[tuple[int, int, int, int]]:
@@ -50,7 +50,7 @@ def _tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, list[int]]:
     """Candidate ships per TV (7, 19, 3), and per flagship state the fee (7, 3, 19) and the
     Joker the flagship itself needs (7, 3, 19); padding entries cost ``_UNAFFORDABLE``."""
     ships = np.zeros((MAX_REQUIREMENT + 1, NUM_CANDIDATES, NUM_TVS), dtype=np.int8)
-    fee = np.full((MAX_REQUIREMENT + 1, 3, NUM_CANDIDATES), _UNAFFORDABLE, dtype=np.int8)
+    fee = np.full((MAX_REQUIREMENT + 1, 3, NUM_CANDIDATES), _UNAFFORDABLE, dtype=np.int16)
     flag_joker = np.zeros((MAX_REQUIREMENT + 1, 3, NUM_CANDIDATES), dtype=np.int8)
     counts = []
     for r in range(MAX_REQUIREMENT + 1):
@@ -82,11 +82,11 @@ _NUM_MATCH, _NUM_OTHER = 36, 64
 
 
 def _fee_table() -> np.ndarray:
-    """(7 * 3 * 36 * 64 * 4,) int8: the cheapest affordable fee (``_UNAFFORDABLE`` if no
+    """(7 * 3 * 36 * 64 * 4,) int16: the cheapest affordable fee (``_UNAFFORDABLE`` if no
     candidate is affordable), keyed as ``feasible`` keys."""
     match = np.stack(np.unravel_index(np.arange(_NUM_MATCH), _MATCH_SHAPE), axis=1)
     other = np.stack(np.unravel_index(np.arange(_NUM_OTHER), (4, 4, 4)), axis=1)
-    table = np.empty((MAX_REQUIREMENT + 1, 3, _NUM_MATCH, _NUM_OTHER, 4), dtype=np.int8)
+    table = np.empty((MAX_REQUIREMENT + 1, 3, _NUM_MATCH, _NUM_OTHER, 4), dtype=np.int16)
     for r in range(MAX_REQUIREMENT + 1):
         # Ships each candidate takes from other colours (36, 1, 19, 3), each needing a Joker.
         short = np.maximum(CANDIDATE_SHIPS[r] - match[:, None, None, :], 0)

@@ -94,7 +94,8 @@ def test_feasibility_table_matches_a_plain_search_over_random_fleets():
     checked = {True: 0, False: 0}
     for _ in range(cases):
         idle = [int(rng.integers(0, 3)) if rng.random() < 0.3 else 0 for _ in range(18)]
-        jokers, coins = int(rng.integers(0, 4)), int(rng.integers(0, 9))
+        jokers = int(rng.integers(0, 4))
+        coins = int(rng.integers(0, 9)) if rng.random() < 0.8 else int(rng.integers(9, 571))
         colour, remaining = int(rng.integers(0, NUM_COLOURS)), int(rng.integers(0, 7))
         flag = tuple(FLAG_COLOURS[rng.integers(0, 6)].tolist()) if rng.random() < 0.5 else None
         expected = _search(idle, jokers, coins, flag, colour, remaining)
@@ -114,6 +115,13 @@ def test_feasibility_counts_the_fees_of_every_remaining_pick():
     assert not p.is_legal("PLAY_blue6_d1")
     p.coins(0, 2)
     assert p.is_legal("PLAY_blue6_d1") and p.is_legal("PLAY_blue6_d3")
+
+
+def test_no_ships_no_contract_however_rich():
+    """570 coins (the bound) and no idle ship or flagship: nothing to attach."""
+    p = Position(3).hand(0, "green6", "green3").coins(0, 570)
+    p.state.flag_where[0, 0], p.state.flag_revealed[0, 0] = FLAG.EXPEDITION, True
+    assert not any(n.startswith("PLAY") for n in p.legal())
 
 
 def test_feasibility_with_jokers_and_the_flagship():
