@@ -153,43 +153,33 @@ class DiscoveriesScriptedAgent:
 
     # ---------------------------------------------------------------- protocol
     def act(self, game: Game, state: DiscoveriesState, player: int | np.ndarray) -> np.ndarray:
-        """(B,) int64 actions; legal in every row where ``player`` is to act."""
-        actions = np.zeros(state.batch_size, dtype=np.int64)
-        idx, mask, scores = self._values(game, state, player)
-        if not idx.size:
-            return actions
-        scores += self.generator.random(scores.shape) * 1e-6 * mask
-        choice = np.argmax(scores, axis=1)
-        missed = ~mask[np.arange(idx.size), choice]
-        choice[missed] = np.argmax(mask[missed], axis=1)
-        actions[idx] = choice
-        return actions
+        """(B,) int64 actions: the best-valued legal action where ``player`` is to act (ties
+        broken by a tiny noise from the agent's own generator), 0 elsewhere."""
+        values = self.action_values(game, state, player)
+        legal = values > NEG / 2
+        values += self.generator.random(values.shape) * 1e-6 * legal
+        return np.where(legal.any(axis=1), np.argmax(values, axis=1), 0).astype(np.int64)
 
     def action_values(self, game: Game, state: DiscoveriesState,
                       player: int | np.ndarray) -> np.ndarray:
         """(B, A) float64: the strategy's value of every action, the best one played;
-        ``NEG`` for illegal actions and rows where ``player`` is not to act (no tie noise)."""
+        ``NEG`` for illegal actions and rows where ``player`` is not to act (no tie noise,
+        so the values depend on what the seat may observe alone)."""
         values = np.full((state.batch_size, game.num_actions), NEG)
-        idx, _, scores = self._values(game, state, player)
-        values[idx] = scores
-        return values
-
-    def _values(self, game: Game, state: DiscoveriesState, player: int | np.ndarray
-                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         idx = np.flatnonzero(~state.done & (state.current_player == np.asarray(player)))
         if not idx.size:
-            return idx, np.zeros((0, game.num_actions), dtype=bool), np.zeros(
-                (0, game.num_actions))
+            return values
         mask = np.asarray(game.legal_action_mask(state))[idx]
         view = _View(self, state, idx)
-        scores = np.zeros(mask.shape)
         phase = state.phase[idx]
+        scores = np.zeros(mask.shape)
         for which, handler in ((PHASE.MAIN, self._main), (PHASE.PICK_EXP_SHIP, self._exp_pick),
                                (PHASE.BUILD_CONTRACT, self._build_pick)):
             rows = np.flatnonzero(phase == which)
             if rows.size:
                 scores[rows] = handler(view, rows)
-        return idx, mask, np.where(mask, scores, NEG)
+        values[idx] = np.where(mask, scores, NEG)
+        return values
 
     # ---------------------------------------------------------------- values
     def _keep(self, view: _View, rows: np.ndarray) -> np.ndarray:

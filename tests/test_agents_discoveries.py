@@ -8,43 +8,13 @@ import pytest
 
 import agents
 import envs
+from agents.arena import play_mixed
 from agents.discoveries import SOAK_POLICIES
 from agents.random_agent import RandomAgent
 from agents.testing import assert_agent_ignores_hidden, assert_agent_plays_legally
 from envs.discoveries.state import ACTIONS, PHASE
 
 BASELINES = ["trader_explorer", "expedition_rusher"]
-
-
-def _play_mixed(game, seat_agents_per_row, agent_pool, num_games, seed, on_step=None):
-    """Play a batch where row i gives seat s to ``agent_pool[seat_agents_per_row[i, s]]``;
-    every action is checked against the legal mask. Returns the final state and the summed
-    rewards (B, P)."""
-    state = game.init(num_games, seed=seed)
-    rewards = np.zeros((num_games, game.num_players))
-    rows = np.arange(num_games)
-    for step in range(game.max_decisions + 1):
-        if state.done.all():
-            break
-        if on_step is not None:
-            on_step(state, step)
-        mask = game.legal_action_mask(state)
-        owner = np.where(state.done, -1,
-                         seat_agents_per_row[rows, np.maximum(state.current_player, 0)])
-        actions = np.zeros(num_games, dtype=np.int64)
-        for k, agent in enumerate(agent_pool):
-            mine = owner == k
-            if mine.any():
-                player = np.where(mine, state.current_player, -2)
-                actions[mine] = agent.act(game, state, player)[mine]
-        bad = np.flatnonzero(~state.done & ~mask[rows, actions])
-        assert not bad.size, (
-            f"{agent_pool[owner[bad[0]]].name} chose illegal "
-            f"{game.action_name(int(actions[bad[0]]))} ({game.decision_name(state, bad[0])})")
-        state = game.step(state, actions)
-        rewards += state.rewards
-    assert state.done.all(), "a game ran past max_decisions"
-    return state, rewards
 
 
 def test_list_agents_names_the_discoveries_baselines():
@@ -62,27 +32,30 @@ def test_baselines_play_legally_in_every_seat(players):
 
 
 def test_baselines_ignore_hands_flagships_tasks_deck_and_piles():
-    """At positions from every decision of games among the baselines, redrawing what the
-    seat cannot see never changes a baseline's action."""
+    """At positions from every decision of games among the baselines (and random), redrawing
+    what the seat cannot see never changes a baseline's action."""
     game = envs.make_game("discoveries", num_players=3)
     pool = [agents.make_agent(n, "discoveries", 3, seed=k) for k, n in enumerate(BASELINES)]
     pool.append(RandomAgent(3))
-    num_games = 9
-    seats = np.stack([np.roll(np.arange(3), k) for k in range(num_games)])
+    state = game.init(9, seed=5)
+    seats = np.stack([np.roll(np.arange(3), k) for k in range(9)])  # (9, 3) pool index
     checked = set()
-
-    def check(state, step):
+    for step in range(game.max_decisions):
+        if state.done.all():
+            break
         building = (~state.done & (state.phase == PHASE.BUILD_CONTRACT)).any()
-        if step % 9 and not building:
-            return
-        for name in BASELINES:
-            agent = agents.make_agent(name, "discoveries", 3, seed=3)
-            for seat in range(3):
-                if (~state.done & (state.current_player == seat)).any():
-                    assert_agent_ignores_hidden(game, agent, state, seat, seeds=(step,))
-        checked.update(int(p) for p in state.phase[~state.done])
-
-    _play_mixed(game, seats, pool, num_games, seed=5, on_step=check)
+        if step % 9 == 0 or building:
+            for name in BASELINES:
+                agent = agents.make_agent(name, "discoveries", 3, seed=3)
+                for seat in range(3):
+                    if (~state.done & (state.current_player == seat)).any():
+                        assert_agent_ignores_hidden(game, agent, state, seat, seeds=(step,))
+            checked.update(int(p) for p in state.phase[~state.done])
+        owner = seats[np.arange(9), np.maximum(state.current_player, 0)]
+        actions = np.zeros(9, dtype=np.int64)
+        for k, agent in enumerate(pool):
+            actions = np.where(owner == k, agent.act(game, state, state.current_player), actions)
+        state = game.step(state, actions)
     assert checked == {PHASE.MAIN, PHASE.PICK_EXP_SHIP, PHASE.BUILD_CONTRACT}
 
 
@@ -95,9 +68,9 @@ def test_baseline_beats_random_in_every_seat(name):
     num_games = 30
     seats = np.ones((num_games, 3), dtype=np.int64)
     seats[np.arange(num_games), np.arange(num_games) % 3] = 0
-    state, rewards = _play_mixed(game, seats, [agent, RandomAgent(1)], num_games, seed=2024)
-    assert rewards[seats == 0].mean() > 0.8
-    assert state.terminated.all()
+    result = play_mixed(game, [agent, RandomAgent(1)], seats, 2024 + np.arange(num_games))
+    assert result.rewards[seats == 0].mean() > 0.8
+    assert not result.truncated.any()
 
 
 def test_action_values_mark_the_choice_and_only_legal_actions():
