@@ -193,6 +193,7 @@ class DiscoveriesGame(Game[DiscoveriesState]):
             refill=ships[:, MARKET_SLOTS:SHIPS_BEFORE_PILES].astype(np.int8),
             piles=_pile_sequence(ships[:, SHIPS_BEFORE_PILES:], first_at, final_at),
             pile_pos=z(num, dtype=np.int8),
+            pile_ships=_type_counts(ships[:, SHIPS_BEFORE_PILES:]),
             res_owner=np.full((num, 2 * MARKET_SLOTS + DISPLAY_SLOTS), _NONE, dtype=np.int8),
             res_turn=z((num, 2 * MARKET_SLOTS + DISPLAY_SLOTS), dtype=np.int16),
             contracts=contracts,
@@ -200,9 +201,10 @@ class DiscoveriesGame(Game[DiscoveriesState]):
             display=contracts[:, :DISPLAY_SLOTS].copy(),
             hand=hand,
             hand_public=z((num, p, 4), dtype=bool),
+            hand_size=np.full((num, p), START_HAND, dtype=np.int8),
             con_state=z((num, NUM_CONTRACTS), dtype=np.int8),
             con_owner=np.full((num, NUM_CONTRACTS), _NONE, dtype=np.int8),
-            con_timer=z((num, NUM_CONTRACTS), dtype=np.int8),
+            con_due=z((num, NUM_CONTRACTS), dtype=np.int16),
             con_duration=z((num, NUM_CONTRACTS), dtype=np.int8),
             con_revenue=z((num, NUM_CONTRACTS), dtype=np.int16),
             con_ships=z((num, NUM_CONTRACTS, NUM_TYPES), dtype=np.int8),
@@ -314,6 +316,7 @@ class DiscoveriesGame(Game[DiscoveriesState]):
         free = np.argmax(state.hand[rows, seat] < 0, axis=1)
         state.hand[rows, seat, free] = card
         state.hand_public[rows, seat, free] = ~blind
+        state.hand_size[rows, seat] += 1
         # The display slot is refilled from the deck (the blind draw takes the same card).
         has_deck = state.deck_pos[rows] < NUM_CONTRACTS
         face = np.flatnonzero(~blind)
@@ -368,6 +371,7 @@ class DiscoveriesGame(Game[DiscoveriesState]):
             state.final_reveal[sub[final]] = state.turn[sub[final]]
             ship = ~(first | final)
             card[pending[ship]] = drawn[ship]
+            state.pile_ships[sub[ship], drawn[ship]] -= 1
             pending = pending[~ship]
         return card
 
@@ -387,6 +391,7 @@ class DiscoveriesGame(Game[DiscoveriesState]):
         state.revealed[rows] |= others & hidden[:, None]
         state.hand[rows, seat, slot] = _NONE
         state.hand_public[rows, seat, slot] = False
+        state.hand_size[rows, seat] -= 1
         state.build_card[rows] = card
         state.build_duration[rows] = offset % 3 + 1
         state.phase[rows] = PHASE.BUILD_CONTRACT
@@ -478,7 +483,7 @@ class DiscoveriesGame(Game[DiscoveriesState]):
         duration = state.build_duration[rows]
         state.con_state[rows, card] = PLAYED.ACTIVE
         state.con_owner[rows, card] = seat
-        state.con_timer[rows, card] = duration
+        state.con_due[rows, card] = state.own_turns[rows, seat] + duration
         state.con_duration[rows, card] = duration
         state.con_revenue[rows, card] = CONTRACT_REVENUE[card, duration - 1]
         state.con_ships[rows, card] = state.build_ships[rows]
@@ -541,26 +546,32 @@ class DiscoveriesGame(Game[DiscoveriesState]):
         state.bought[rows] = 0
         state.placed[rows] = 0
         state.phase[rows] = PHASE.MAIN
-        mine = (state.con_owner[rows] == seat[:, None]) & (
-            state.con_state[rows] == PLAYED.ACTIVE)
-        state.con_timer[rows] -= mine
-        done = mine & (state.con_timer[rows] == 0)
-        # The voyages due now come back; the others move one timer field on.
+        # The tick: the voyages due now come back, the others move one timer field on.
+        sailing = state.voyage_ships[rows, seat].any(axis=1)
+        if sailing.any():
+            self._tick(state, rows[sailing], seat[sailing])
+
+    @staticmethod
+    def _tick(state: DiscoveriesState, rows: np.ndarray, seat: np.ndarray) -> None:
+        """The contract tick (§5.9) of the seats to start in ``rows``, who have voyages."""
         revenue = state.voyage_revenue[rows, seat, 0]
         state.coins[rows, seat] += revenue
         state.income_revenue[rows, seat] += revenue
         state.idle[rows, seat] += state.voyage_fleet[rows, seat, 0]
+        due = state.voyage_ships[rows, seat, 0] > 0
         for voyage in (state.voyage_revenue, state.voyage_ships, state.voyage_fleet):
             voyage[rows, seat, :2] = voyage[rows, seat, 1:]
             voyage[rows, seat, 2] = 0
-        back = np.flatnonzero(done.any(axis=1))
-        if not back.size:
+        rows, seat = rows[due], seat[due]
+        if not rows.size:
             return
-        sub, sub_seat, ended = rows[back], seat[back], done[back]
-        state.completed[sub, sub_seat] += ended.sum(axis=1, dtype=np.int8)
-        state.con_state[sub] = np.where(ended, PLAYED.COMPLETED, state.con_state[sub])
-        flag_back = (ended & (state.con_flag_tv[sub] > 0)).any(axis=1)
-        state.flag_where[sub[flag_back], sub_seat[flag_back]] = FLAG.IDLE
+        done = (state.con_due[rows] == state.own_turns[rows, seat][:, None]) & (
+            state.con_owner[rows] == seat[:, None]) & (state.con_state[rows] == PLAYED.ACTIVE)
+        state.completed[rows, seat] += done.sum(axis=1, dtype=np.int8)
+        state.con_state[rows] = np.where(done, PLAYED.COMPLETED, state.con_state[rows])
+        state.con_due[rows] = np.where(done, 0, state.con_due[rows])
+        flag_back = (done & (state.con_flag_tv[rows] > 0)).any(axis=1)
+        state.flag_where[rows[flag_back], seat[flag_back]] = FLAG.IDLE
 
     # ---------------------------------------------------------------- public protocol
     def observe(self, state: DiscoveriesState, player: int | np.ndarray) -> np.ndarray:
@@ -596,6 +607,13 @@ class DiscoveriesGame(Game[DiscoveriesState]):
 
     def check_invariants(self, state: DiscoveriesState) -> list[str]:
         return check_invariants(self, state)
+
+
+def _type_counts(ships: np.ndarray) -> np.ndarray:
+    """(B, 18) int8: how many ships of each type the rows of ``ships`` (B, n) hold."""
+    num = ships.shape[0]
+    keys = (np.arange(num)[:, None] * NUM_TYPES + ships).ravel()
+    return np.bincount(keys, minlength=num * NUM_TYPES).reshape(num, NUM_TYPES).astype(np.int8)
 
 
 def _pile_sequence(ships: np.ndarray, first_at: np.ndarray, final_at: np.ndarray) -> np.ndarray:

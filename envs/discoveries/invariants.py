@@ -159,6 +159,9 @@ def check_invariants(game: DiscoveriesGame, state: DiscoveriesState) -> list[str
                  == NUM_CONTRACTS - START_HAND * players - deck - shown,
                  "4: contracts_taken does not match the deck and display")
     report.check(~state.hand_public | held, "5: a public flag on an empty hand slot")
+    report.check(held.sum(axis=2) == state.hand_size, "5: hand_size != the cards in hand")
+    report.check(_counts(state.piles, in_piles & (state.piles < NUM_TYPES), NUM_TYPES)
+                 == state.pile_ships, "1: pile_ships != the ships left in the piles")
 
     # 6. coins and the ledger.
     coins = state.coins.astype(np.int64)
@@ -225,11 +228,11 @@ def check_invariants(game: DiscoveriesGame, state: DiscoveriesState) -> list[str
     off = (state.con_ships * (CONTRACT_COLOUR[:, None] != TYPE_COLOUR)).sum(axis=2) + (
         (state.con_flag_tv > 0) & (state.con_flag_colour != CONTRACT_COLOUR))
     report.check(~active | (off == state.con_jokers), "9: Jokers != off-colour ships")
-    timer, duration = state.con_timer, state.con_duration
+    timer, duration = scoring.voyage_timers(state), state.con_duration
     report.check(~active | ((timer >= 1) & (timer <= duration) & (duration <= 3)), "9: timer")
     revenue = CONTRACT_REVENUE[np.arange(NUM_CONTRACTS), np.clip(duration - 1, 0, 2)]
     report.check(~active | (state.con_revenue == revenue), "9: revenue != card_revenue[d]")
-    report.check(active | (timer == 0), "9: a timer on an inactive contract")
+    report.check(active | (state.con_due == 0), "9: a due turn on an inactive contract")
     report.check((state.con_state == PLAYED.UNPLAYED) == (state.con_owner < 0),
                  "9: owner of an unplayed contract")
     group = owner_hot[:, :, :, None] & (timer[:, :, None, None] == np.arange(1, 4))  # B,24,P,3

@@ -37,7 +37,7 @@ _TVS = np.arange(1, NUM_TVS + 1, dtype=np.int8)
 _NO_TV = 9  # "no idle ship of this colour" in the lowest-TV table
 # (8,) lowest TV among the ships present, by the bits (TV1 present, TV2, TV3).
 _LOWEST = np.array([_NO_TV, 1, 2, 1, 3, 1, 2, 1], dtype=np.int8)
-_BITS = np.array([1, 2, 4], dtype=np.int8)
+_DURATIONS = np.arange(3)
 # The twelve states after one build pick (``build_pick_options``): a regular ship of TV 1..3
 # of the contract's colour, one of another colour, the flagship declaring the colour, the
 # flagship declaring another one.
@@ -54,50 +54,58 @@ def seats(state: DiscoveriesState, rows: np.ndarray) -> np.ndarray:
     return state.current_player[rows].astype(np.intp)
 
 
-def turn_options(state: DiscoveriesState, rows: np.ndarray) -> tuple[np.ndarray, ...]:
-    """(R,) bool each: TAKE_COINS legal, CONTRACT can be opened, BUY steps and DISPATCH
-    steps allowed (the action is open, or can be opened), by the two-action rule (§4.3)."""
-    used = state.used[rows]
-    room = NUM_USED[used] < 2
-    open_type = state.open_type[rows]
-    coins = room & (used & MAIN.COINS == 0)
-    contract = room & (used & MAIN.CONTRACT == 0)
-    buy = (open_type == OPEN.BUY) | (room & (used & MAIN.BUY == 0))
-    dispatch = (open_type == OPEN.DISPATCH) | (room & (used & MAIN.DISPATCH == 0))
-    return coins, contract, buy, dispatch
+def _turn_table() -> np.ndarray:
+    """(16, 3, 4) bool by ``used`` and ``open_type``: TAKE_COINS legal, CONTRACT can be
+    opened, BUY steps and DISPATCH steps allowed (open, or can be opened), by §4.3."""
+    table = np.zeros((16, 3, 4), dtype=bool)
+    for used in range(16):
+        room = NUM_USED[used] < 2
+        for open_type in range(3):
+            table[used, open_type] = (
+                room and not used & MAIN.COINS, room and not used & MAIN.CONTRACT,
+                open_type == OPEN.BUY or (room and not used & MAIN.BUY),
+                open_type == OPEN.DISPATCH or (room and not used & MAIN.DISPATCH))
+    return table
 
 
-def hand_sizes(state: DiscoveriesState, rows: np.ndarray, seat: np.ndarray) -> np.ndarray:
-    """(R,) int: contracts in the acting seat's hand."""
-    return (state.hand[rows, seat] >= 0).sum(axis=1)
+TURN_TABLE = _turn_table()
+_SLOT_PRICE = np.append(TYPE_PRICE, 9999)  # a ship type's price; -1 (empty) unaffordable
 
 
-def take_options(state: DiscoveriesState, rows: np.ndarray, seat: np.ndarray,
-                 contract: np.ndarray) -> np.ndarray:
-    """(R, 5) bool: TAKE_DISPLAY(0..3) and TAKE_BLIND (§5.2)."""
-    ok = contract & (hand_sizes(state, rows, seat) < HAND_LIMIT) & (state.coins[rows, seat] >= 1)
-    owner = state.res_owner[rows, RES_DISPLAY:]
-    free = (owner < 0) | (owner == seat[:, None])
-    display = (state.display[rows] >= 0) & free
-    blind = state.deck_pos[rows] < NUM_CONTRACTS
-    return np.concatenate([display, blind[:, None]], axis=1) & ok[:, None]
+def turn_options(state: DiscoveriesState, rows: np.ndarray) -> np.ndarray:
+    """(R, 4) bool: TAKE_COINS legal, CONTRACT can be opened, BUY steps and DISPATCH steps
+    allowed, by the two-action rule (§4.3)."""
+    return TURN_TABLE[state.used[rows], state.open_type[rows]]
 
 
-def buy_options(state: DiscoveriesState, rows: np.ndarray, seat: np.ndarray,
-                buy: np.ndarray) -> np.ndarray:
-    """(R, 5) bool: BUY(0..4) (§5.3); the refill row is never bought from."""
-    offer = state.offer[rows]
-    owner = state.res_owner[rows, :MARKET_SLOTS]
-    price = TYPE_PRICE[np.maximum(offer, 0)]
-    ok = (offer >= 0) & ((owner < 0) | (owner == seat[:, None]))
-    return ok & (price <= state.coins[rows, seat][:, None]) & buy[:, None]
+def public_main(state: DiscoveriesState, rows: np.ndarray, seat: np.ndarray,
+                turn: np.ndarray) -> np.ndarray:
+    """(R, 134) bool: MAIN's legal actions but SEND and PLAY (which the seat's flagship and
+    hand decide): END_TURN, TAKE_COINS, the takes (§5.2), BUY (§5.3) and RESERVE (§5.7),
+    from the 14 card slots (offer, refill, display) and their reservation markers.
 
-
-def reserve_options(state: DiscoveriesState, rows: np.ndarray, seat: np.ndarray) -> np.ndarray:
-    """(R, 14) bool: RESERVE_OFFER, RESERVE_REFILL, RESERVE_CONTRACT (§5.7)."""
+    Args:
+        turn: (R, 4) bool, ``turn_options`` of the rows.
+    """
+    coins = state.coins[rows, seat]
     cards = np.concatenate([state.offer[rows], state.refill[rows], state.display[rows]], axis=1)
-    ok = (cards >= 0) & (state.res_owner[rows] < 0)
-    return ok & (state.reserves[rows, seat] >= 1)[:, None]
+    owner = state.res_owner[rows]
+    unreserved = owner < 0
+    exists = cards >= 0
+    open_to_seat = exists & (unreserved | (owner == seat[:, None]))
+    take = turn[:, 1] & (state.hand_size[rows, seat] < HAND_LIMIT) & (coins >= 1)
+    mask = np.zeros((rows.size, ACTIONS.size), dtype=bool)
+    mask[:, ACTIONS.END_TURN.start] = True
+    mask[:, ACTIONS.TAKE_COINS.start] = turn[:, 0]
+    mask[:, ACTIONS.TAKE_DISPLAY.start:ACTIONS.TAKE_BLIND.start] = (
+        open_to_seat[:, RES_DISPLAY:] & take[:, None])
+    mask[:, ACTIONS.TAKE_BLIND.start] = take & (state.deck_pos[rows] < NUM_CONTRACTS)
+    mask[:, ACTIONS.BUY.start:ACTIONS.BUY.stop] = (
+        open_to_seat[:, :MARKET_SLOTS] & (_SLOT_PRICE[cards[:, :MARKET_SLOTS]] <= coins[:, None])
+        & turn[:, 2:3])
+    mask[:, ACTIONS.RESERVE_OFFER.start:] = exists & unreserved & (
+        state.reserves[rows, seat] >= 1)[:, None]
+    return mask
 
 
 def send_options(state: DiscoveriesState, rows: np.ndarray, seat: np.ndarray,
@@ -109,19 +117,20 @@ def send_options(state: DiscoveriesState, rows: np.ndarray, seat: np.ndarray,
             unless it is idle).
     """
     idle = state.idle[rows, seat].reshape(-1, NUM_COLOURS, NUM_TVS) > 0  # (R, 6, 3)
-    lowest = _LOWEST[idle.astype(np.int8) @ _BITS]  # (R, 6)
-    lowest_any = lowest.min(axis=1)
+    lowest = _LOWEST[np.packbits(idle, axis=2, bitorder="little")[:, :, 0]]  # (R, 6)
+    # Column 6 (an established colour of -1: none) needs any ship, as a Joker does.
+    lowest = np.concatenate([lowest, lowest.min(axis=1, keepdims=True)], axis=1)
+    established = state.exp_colour_set[rows]  # (R, 12), -1 reads column 6
+    r = np.arange(rows.size)[:, None]
+    coins = state.coins[rows, seat][:, None]
+    joker = (state.jokers[rows, seat] >= 1)[:, None]
     free = EXP_LIMIT - state.exp_used[rows]  # (R, 12)
-    established = state.exp_colour_set[rows]
-    coins = state.coins[rows, seat]
-    joker = state.jokers[rows, seat] >= 1
-    anything = (established < 0) | joker[:, None]
-    need = np.where(anything, lowest_any[:, None],
-                    np.take_along_axis(lowest, np.maximum(established, 0), axis=1))
-    regular = (need <= free) & (coins >= 1)[:, None]
-    colour_ok = anything | np.take_along_axis(flag_colours, np.maximum(established, 0), axis=1)
-    flag_ok = (state.flag_where[rows, seat] == FLAG.IDLE) & (coins >= FLAGSHIP_FEE)
-    return regular | (colour_ok & (free >= 1) & flag_ok[:, None])
+    need = np.where(joker, lowest[:, 6:], lowest[r, established])
+    regular = (need <= free) & (coins >= 1)
+    colours = np.concatenate([flag_colours, joker | True], axis=1)  # column 6: none set
+    flag = (colours[r, established] | joker) & (free >= 1) & (coins >= FLAGSHIP_FEE) & (
+        state.flag_where[rows, seat] == FLAG.IDLE)[:, None]
+    return regular | flag
 
 
 def _resources(state: DiscoveriesState, rows: np.ndarray, seat: np.ndarray):
@@ -153,15 +162,9 @@ def play_options(state: DiscoveriesState, rows: np.ndarray, seat: np.ndarray,
 def main_mask(state: DiscoveriesState, rows: np.ndarray) -> np.ndarray:
     """(R, 134) bool: the MAIN decision (§4.2)."""
     seat = seats(state, rows)
-    coins_ok, contract, buy, dispatch = turn_options(state, rows)
-    mask = np.zeros((rows.size, ACTIONS.size), dtype=bool)
-    mask[:, ACTIONS.END_TURN.start] = True
-    mask[:, ACTIONS.TAKE_COINS.start] = coins_ok
-    mask[:, ACTIONS.TAKE_DISPLAY.start:ACTIONS.BUY.start] = take_options(state, rows, seat,
-                                                                         contract)
-    mask[:, ACTIONS.BUY.start:ACTIONS.BUY.stop] = buy_options(state, rows, seat, buy)
-    mask[:, ACTIONS.RESERVE_OFFER.start:] = reserve_options(state, rows, seat)
-    go = np.flatnonzero(dispatch)
+    turn = turn_options(state, rows)
+    mask = public_main(state, rows, seat, turn)
+    go = np.flatnonzero(turn[:, 3])
     if go.size:
         sub, sub_seat = rows[go], seat[go]
         flag_colours = FLAG_CARRIES[state.flag_id[sub, sub_seat]]
@@ -171,7 +174,7 @@ def main_mask(state: DiscoveriesState, rows: np.ndarray) -> np.ndarray:
         playable = play_options(state, sub, sub_seat, flag_colours, hand)
         r, slot = np.nonzero(playable)
         first = ACTIONS.PLAY.start + 3 * hand[r, slot].astype(np.intp)
-        mask[go[r, None], first[:, None] + np.arange(3)] = True
+        mask[go[r, None], first[:, None] + _DURATIONS] = True
     return mask
 
 
@@ -209,16 +212,14 @@ def public_unseen(state: DiscoveriesState, rows: np.ndarray) -> np.ndarray:
 def main_forced(state: DiscoveriesState, rows: np.ndarray) -> np.ndarray:
     """(R,) bool: public information alone leaves MAIN only END_TURN (§4.5)."""
     forced = np.zeros(rows.size, dtype=bool)
-    coins_ok, contract, buy, dispatch = turn_options(state, rows)
-    left = np.flatnonzero(~coins_ok)  # the first decision of a turn is never forced
+    turn = turn_options(state, rows)
+    left = np.flatnonzero(~turn[:, 0])  # the first decision of a turn is never forced
     if not left.size:
         return forced
-    sub, seat = rows[left], seats(state, rows[left])
-    other = (take_options(state, sub, seat, contract[left]).any(axis=1)
-             | buy_options(state, sub, seat, buy[left]).any(axis=1)
-             | reserve_options(state, sub, seat).any(axis=1))
+    sub, seat, turn = rows[left], seats(state, rows[left]), turn[left]
+    other = public_main(state, sub, seat, turn)[:, 1:].any(axis=1)
     forced[left] = ~other
-    check = np.flatnonzero(~other & dispatch[left])
+    check = np.flatnonzero(~other & turn[:, 3])
     if check.size:
         at = left[check]
         sub, seat = rows[at], seat[check]

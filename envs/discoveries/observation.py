@@ -127,72 +127,79 @@ _SEAT_SCALE, _SEAT_OFFSET = _scales(SEAT_SIZE, [
     + [(S_VOYAGES + 3 * t + k, 1, v, 0) for t in range(3)
        for k, v in enumerate((1 / REVENUE_BOUND, 1 / REVENUE_SCALE, 1 / SHIPS_BOUND))])
 _USED_BITS = np.arange(4)
+_ZERO = np.zeros((), dtype=np.int8)
+_EXPEDITIONS = np.arange(NUM_EXPEDITIONS)[None, :, None]
+# By pile position 0..34: the five pile sizes, and the scoring-card odds of an unrevealed
+# First and Final card (the chance the next draw shows it, the cards before its pile).
+_PILE_SIZES = np.maximum(PILE_END - np.maximum(np.arange(PILE_CARDS + 1)[:, None], PILE_START),
+                         0).astype(np.int8)  # (35, 5)
+_BEFORE = np.cumsum(_PILE_SIZES, axis=1)
+_ODDS = np.stack([
+    np.where(_BEFORE[:, FIRST_PILE - 1] == 0, 1 / np.maximum(_PILE_SIZES[:, 2], 1), 0),
+    _BEFORE[:, FIRST_PILE - 1] / _BEFORE_FIRST,
+    np.where(_BEFORE[:, 3] == 0, 1 / np.maximum(_PILE_SIZES[:, 4], 1), 0),
+    _BEFORE[:, 3] / _BEFORE_FINAL], axis=1).astype(np.float32)  # (35, 4)
+_ONE_HOT = np.eye(NUM_FLAGSHIPS, dtype=np.int8)
+_BITS_SET = ((np.arange(64)[:, None] >> np.arange(NUM_FLAGSHIPS)) & 1).astype(np.int8)
+# The share of the flagships of a set carrying each colour (an empty set: 0).
+_BITS_SHARES = (_BITS_SET @ FLAG_CARRIES.astype(np.float32) / np.maximum(
+    _BITS_SET.sum(axis=1, keepdims=True), 1)).astype(np.float32)
 _MARKET_AT = AT["market"] + np.arange(2 * MARKET_SLOTS) * (NUM_TYPES + 1)
 _DISPLAY_AT = AT["display"] + np.arange(DISPLAY_SLOTS) * (NUM_CONTRACTS + 1)
 _RES_AT = np.where(np.arange(NUM_RES_SLOTS) < 2 * MARKET_SLOTS,
                    AT["market_reservations"] + 6 * np.arange(NUM_RES_SLOTS),
                    AT["display_reservations"] + 6 * (np.arange(NUM_RES_SLOTS) - 2 * MARKET_SLOTS))
 _EXP_AT = AT["expeditions"] + np.arange(NUM_EXPEDITIONS) * EXP_SIZE
-_CARRIES = FLAG_CARRIES.astype(np.float32)
+_CARRIES = FLAG_CARRIES.astype(np.float32)  # (6, 6): a known flagship's colours
 _FLAG_STATE = np.array([1, 2, 2, 3])  # revealed flagship: idle, build, voyage, expedition
 
 
 def _head_values(state: DiscoveriesState, players: int) -> np.ndarray:
-    """(B, 44) float32: the run ``_HEAD`` before scaling (piles, schedule, deck ...)."""
+    """(B, 44) float32: the run ``_HEAD`` (piles, schedule, deck ...), scaled."""
     num = state.batch_size
-    pos = state.pile_pos.astype(np.int16)[:, None]
-    sizes = np.clip(PILE_END - np.maximum(pos, PILE_START), 0, None)  # (B, 5)
-    left = np.arange(PILE_CARDS) >= pos
-    keys = (np.arange(num)[:, None] * (NUM_TYPES + 2) + state.piles)[left]
-    ships = np.bincount(keys, minlength=num * (NUM_TYPES + 2)).reshape(num, NUM_TYPES + 2)
-    before = np.cumsum(sizes, axis=1)  # cards in piles 1..k
+    pos = state.pile_pos.astype(np.intp)
     first_in, final_in = state.first_reveal < 0, state.final_reveal < 0
     turn = state.turn
-    first_left = np.where(~first_in & ~state.first_done,
-                          state.first_reveal + players - turn, 0)
-    final_left = np.where(~final_in & ~state.done, state.final_reveal + players - turn, 0)
-    odds = np.stack([
-        np.where(first_in & (before[:, FIRST_PILE - 1] == 0), 1 / np.maximum(sizes[:, 2], 1), 0),
-        np.where(first_in, before[:, FIRST_PILE - 1] / _BEFORE_FIRST, 0),
-        np.where(final_in & (before[:, 3] == 0), 1 / np.maximum(sizes[:, 4], 1), 0),
-        np.where(final_in, before[:, 3] / _BEFORE_FINAL, 0)], axis=1)
-    used = state.used[:, None] >> _USED_BITS & 1
+    first_left = (state.first_reveal + players - turn) * (~first_in & ~state.first_done)
+    final_left = (state.final_reveal + players - turn) * (~final_in & ~state.done)
+    odds = _ODDS[pos] * np.stack([first_in, first_in, final_in, final_in], axis=1)
     head = np.concatenate([
-        used, np.zeros((num, 6), dtype=np.int8), turn[:, None], ~first_in[:, None],
-        state.first_done[:, None], ~final_in[:, None], first_left[:, None], final_left[:, None],
-        sizes, ships[:, :NUM_TYPES], odds, state.deck_pos[:, None]], axis=1, dtype=np.float32)
+        state.used[:, None] >> _USED_BITS & 1, np.broadcast_to(_ZERO, (num, 6)),
+        turn[:, None], ~first_in[:, None], state.first_done[:, None], ~final_in[:, None],
+        first_left[:, None], final_left[:, None], _PILE_SIZES[pos], state.pile_ships, odds,
+        state.deck_pos[:, None]], axis=1, dtype=np.float32)
     head *= _HEAD_SCALE
     head += _HEAD_OFFSET
     return head
 
 
-def _seat_values(state: DiscoveriesState, p: np.ndarray, own: np.ndarray) -> np.ndarray:
-    """(B, P, 95) float32: every seat's slot in seat order, the one-hot entries left 0 (the
-    flagship candidates as seat p may know them)."""
+def _seat_values(state: DiscoveriesState, p: np.ndarray, own: np.ndarray
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    """Every seat's slot in seat order: (B, P, 95) int16 counts (the one-hot entries and the
+    flagship colour shares 0) and (B, P, 6) float32 colour shares; the flagship candidates
+    are the ones seat p may know."""
     num, players = state.coins.shape
     coins = state.coins[:, :, None]
     vp = (state.vp_first + state.vp_final)[:, :, None]
     completed = state.completed[:, :, None]
-    hand = (state.hand >= 0).sum(axis=2, keepdims=True)
-    ids = state.flag_id[:, :, None] == np.arange(NUM_FLAGSHIPS)  # (B, P, 6)
-    revealed = state.flag_revealed[:, :, None]
-    shown = (ids & revealed).any(axis=1)  # (B, 6)
-    maybe = ~(shown | ids[np.arange(num), p])  # neither revealed nor p's own
-    candidates = np.where(revealed | own[:, :, None], ids, maybe[:, None, :])
-    shares = (candidates @ _CARRIES) / candidates.sum(axis=2, keepdims=True)
+    ids = state.flag_id.astype(np.intp)
+    # The flagships seat p has not seen (neither revealed nor its own), as a bit set.
+    seen = (state.flag_revealed << ids).sum(axis=1) | (1 << ids[np.arange(num), p])
+    knows = (state.flag_revealed | own)[:, :, None]
+    candidates = np.where(knows, _ONE_HOT[ids], _BITS_SET[63 - seen][:, None, :])
+    shares = np.where(knows, _CARRIES[ids], _BITS_SHARES[63 - seen][:, None, :])
     revenue = state.voyage_revenue
-    voyages = np.stack([revenue, np.minimum(revenue, REVENUE_SCALE), state.voyage_ships],
-                       axis=3).reshape(num, players, 9)
-    slot = np.concatenate([
-        np.zeros((num, players, 1), dtype=np.int8), coins, np.minimum(coins, COINS_SCALE), vp,
-        np.minimum(vp, VP_SCALE), completed, TRACK[completed], hand,
-        np.zeros((num, players, NUM_CONTRACTS), dtype=np.int8), state.idle,
-        np.zeros((num, players, 4), dtype=np.int8), candidates, shares, voyages,
-        state.voyage_fleet.sum(axis=2), state.jokers[:, :, None], state.reserves[:, :, None]],
-        axis=2, dtype=np.float32)
-    slot *= _SEAT_SCALE
-    slot += _SEAT_OFFSET
-    return slot
+    voyages = np.concatenate([revenue[..., None], np.minimum(revenue, REVENUE_SCALE)[..., None],
+                              state.voyage_ships[..., None]], axis=3).reshape(num, players, 9)
+    counts = np.concatenate([
+        np.broadcast_to(_ZERO, (num, players, 1)), coins, np.minimum(coins, COINS_SCALE), vp,
+        np.minimum(vp, VP_SCALE), completed, TRACK[completed], state.hand_size[:, :, None],
+        np.broadcast_to(_ZERO, (num, players, NUM_CONTRACTS)), state.idle,
+        np.broadcast_to(_ZERO, (num, players, 4)), candidates,
+        np.broadcast_to(_ZERO, (num, players, NUM_COLOURS)), voyages,
+        state.voyage_fleet.sum(axis=2, dtype=np.int16), state.jokers[:, :, None],
+        state.reserves[:, :, None]], axis=2, dtype=np.int16)
+    return counts, shares
 
 
 def observe(state: DiscoveriesState, player: int | np.ndarray) -> np.ndarray:
@@ -204,27 +211,34 @@ def observe(state: DiscoveriesState, player: int | np.ndarray) -> np.ndarray:
     spare = num * OBS.size
     buf = flat[:spare].reshape(num, OBS.size)
     buf[:, _HEAD] = _head_values(state, players)
-    buf[:, _BUILD_VALUES] = np.concatenate([
-        state.build_tv[:, None], state.build_ships, (state.build_flag_tv > 0)[:, None],
-        state.build_jokers[:, None]], axis=1, dtype=np.float32) * _BUILD_SCALE
+    building = np.flatnonzero(state.build_card >= 0)
+    if building.size:
+        buf[building, _BUILD_VALUES] = np.concatenate([
+            state.build_tv[building, None], state.build_ships[building],
+            (state.build_flag_tv[building] > 0)[:, None], state.build_jokers[building, None]],
+            axis=1, dtype=np.float32) * _BUILD_SCALE
     rel = (np.arange(players) - p[:, None]) % players  # (B, P) slot of each seat
     own = rel == 0
     order = (p[:, None] + np.arange(players)) % players  # (B, N) seat of each slot
     at = AT["seats"]
     slots = buf[:, at:at + MAX_SEATS * SEAT_SIZE].reshape(num, MAX_SEATS, SEAT_SIZE)
-    slots[:, :players] = _seat_values(state, p, own)[b[:, None], order]
+    counts, shares = _seat_values(state, p, own)
+    seated = slots[:, :players]
+    np.multiply(counts[b[:, None], order], _SEAT_SCALE, out=seated)
+    seated[:, :, S_PRESENT] = 1
+    seated[:, :, S_FLAG_COLOURS:S_FLAG_COLOURS + NUM_COLOURS] = shares[b[:, None], order]
     # ---------------------------------------------------------------- one-hot entries
     base = (b * OBS.size)[:, None]  # (B, 1)
     seat_base = base + at + rel * SEAT_SIZE  # (B, P): each seat's slot
-    used = state.used.astype(np.intp)
     live = ~state.done
     actor = np.where(live, base[:, 0] + AT["acting_seat"] + (state.current_player - p) % players,
                      spare)
-    single = np.stack([base[:, 0] + state.phase, actor, base[:, 0] + AT["open_type"]
-                       + state.open_type, base[:, 0] + AT["actions_used"] + NUM_USED[used],
-                       base[:, 0] + AT["own_task"] + state.task[b, p],
-                       np.where(state.target >= 0, base[:, 0] + AT["target_expedition"]
-                                + state.target, spare)], axis=1)
+    target = np.where(state.target >= 0, base[:, 0] + AT["target_expedition"] + state.target,
+                      spare)
+    single = np.concatenate([
+        base + state.phase[:, None], actor[:, None], base + AT["open_type"]
+        + state.open_type[:, None], base + AT["actions_used"] + NUM_USED[state.used][:, None],
+        base + AT["own_task"] + state.task[b, p][:, None], target[:, None]], axis=1)
     unseen = base + AT["unseen_contracts"]
     deck = np.where(np.arange(NUM_CONTRACTS) >= state.deck_pos[:, None],
                     unseen + state.contracts, spare)
@@ -234,33 +248,34 @@ def observe(state: DiscoveriesState, player: int | np.ndarray) -> np.ndarray:
                       spare)
     known = np.where(held & (state.hand_public | own[:, :, None]),
                      seat_base[:, :, None] + S_KNOWN + hand, spare)
-    flag_state = np.where(state.flag_revealed, _FLAG_STATE[state.flag_where], 0)
+    flag_state = _FLAG_STATE[state.flag_where] * state.flag_revealed
     market = np.concatenate([state.offer, state.refill], axis=1)
-    shown = state.display
-    colour = state.exp_colour_set
     owner = state.res_owner
     res_rel = np.where(owner >= 0, (owner - p[:, None]) % players, 4)
-    res_turn = state.own_turns[b[:, None], np.maximum(owner, 0)]
-    fresh = (owner >= 0) & (owner == state.current_player[:, None]) & (state.res_turn == res_turn)
-    card = state.build_card
-    building = card >= 0
-    card = np.maximum(card, 0)
-    build = base[:, 0] + AT["build"]
-    hot = np.concatenate([
-        single.ravel(), deck.ravel(), hidden.ravel(), known.ravel(),
-        (seat_base + S_FLAG_STATE + flag_state).ravel(),
-        (base + _MARKET_AT + np.where(market < 0, NUM_TYPES, market)).ravel(),
-        (base + _DISPLAY_AT + np.where(shown < 0, NUM_CONTRACTS, shown)).ravel(),
-        (base + _EXP_AT + np.where(colour < 0, NUM_COLOURS, colour)).ravel(),
-        (base + _RES_AT + res_rel).ravel(), np.where(fresh, base + _RES_AT + 5, spare).ravel(),
-        np.where(building, build + CONTRACT_COLOUR[card], spare),
-        np.where(building, build + B_NEED - 3 + CONTRACT_TV[card], spare),
-        np.where(building, build + B_DURATION - 1 + state.build_duration, spare)])
-    flat[hot] = 1.0
+    current = state.current_player[:, None]
+    fresh = (owner == current) & (state.res_turn == state.own_turns[b, np.maximum(
+        state.current_player, 0)][:, None])
+    hot = [single.ravel(), deck.ravel(), hidden.ravel(), known.ravel(),
+           (seat_base + S_FLAG_STATE + flag_state).ravel(),
+           (base + _MARKET_AT + market % (NUM_TYPES + 1)).ravel(),  # -1: EMPTY, the last
+           (base + _DISPLAY_AT + state.display % (NUM_CONTRACTS + 1)).ravel(),
+           (base + _EXP_AT + state.exp_colour_set % (NUM_COLOURS + 1)).ravel(),
+           (base + _RES_AT + res_rel).ravel(), np.where(fresh, base + _RES_AT + 5, spare).ravel()]
+    if building.size:
+        card = state.build_card[building].astype(np.intp)
+        build = base[building, 0] + AT["build"]
+        hot += [build + CONTRACT_COLOUR[card], build + B_NEED - 3 + CONTRACT_TV[card],
+                build + B_DURATION - 1 + state.build_duration[building]]
+    flat[np.concatenate(hot)] = 1.0
     # The free TV of the expeditions and the seats' ships on them, in p's order.
     view = buf[:, AT["expeditions"]:AT["seats"]].reshape(num, NUM_EXPEDITIONS, EXP_SIZE)
-    view[:, :, 7] = (EXP_LIMIT - state.exp_used) / 8
-    view[:, :, 8:8 + players] = state.exp_count[b[:, None], :, order].transpose(0, 2, 1) / 8
-    view[:, :, 12:12 + players] = state.exp_same[b[:, None], :, order].transpose(0, 2, 1) / 8
+    view[:, :, 7] = (EXP_LIMIT - state.exp_used) * 0.125
+    both = np.concatenate([state.exp_count, state.exp_same], axis=2)  # (B, 12, 2P)
+    which = np.concatenate([order, order + players], axis=1)[:, None, :]  # (B, 1, 2N)
+    ships = both[b[:, None, None], _EXPEDITIONS, which] * np.float32(0.125)  # (B, 12, 2N)
+    if players == MAX_SEATS:
+        view[:, :, 8:16] = ships
+    else:
+        view[:, :, 8:8 + players] = ships[:, :, :players]
+        view[:, :, 12:12 + players] = ships[:, :, players:]
     return buf
-

@@ -22,6 +22,7 @@ from envs.discoveries.data import (
     TYPE_NAMES,
     TYPE_PRICE,
 )
+from envs.discoveries.scoring import voyage_timers
 from envs.discoveries.state import FLAG, PHASE, PLAYED, DiscoveriesState, colour_name
 
 if TYPE_CHECKING:
@@ -157,10 +158,11 @@ def _seat_lines(state: DiscoveriesState, r: int, s: int, seat: int | None,
     else:
         lines.append("      flagship: face down, idle")
     voyages = []
+    timers = voyage_timers(state)[r]
     for c in np.flatnonzero((state.con_owner[r] == s) & (state.con_state[r] == PLAYED.ACTIVE)):
         flag_tv = int(state.con_flag_tv[r, c])
         voyages.append(f"{CONTRACT_NAMES[c]} d{int(state.con_duration[r, c])} timer "
-                       f"{int(state.con_timer[r, c])} pays {int(state.con_revenue[r, c])}: "
+                       f"{int(timers[c])} pays {int(state.con_revenue[r, c])}: "
                        f"{_ships(state.con_ships[r, c])}"
                        + (f" + flagship {colour_name(int(state.con_flag_colour[r, c]))}"
                           f"{flag_tv}" if flag_tv else ""))

@@ -68,6 +68,13 @@ def ships_not_on_expeditions(state: DiscoveriesState, rows: np.ndarray | None = 
     return idle + on_voyages + in_build[:, None] * building + flag
 
 
+def voyage_timers(state: DiscoveriesState) -> np.ndarray:
+    """(B, 24) int: the timer of every active contract (its owner's ticks to go, 1..3), 0 for
+    the others."""
+    turns = state.own_turns[np.arange(state.batch_size)[:, None], np.maximum(state.con_owner, 0)]
+    return np.where(state.con_state == PLAYED.ACTIVE, state.con_due - turns, 0)
+
+
 def first_scoring(state: DiscoveriesState, rows: np.ndarray) -> None:
     """§7.1: every ship on an expedition scores its First value."""
     state.vp_first[rows] = expedition_points(state, rows, FIRST_SAME, FIRST_OFF)
@@ -86,7 +93,7 @@ def final_scoring(state: DiscoveriesState, rows: np.ndarray) -> None:
         state.voyage_ships[sub] = 0
         state.voyage_fleet[sub] = 0
         state.con_state[sub] = np.where(act, PLAYED.DISCARDED, state.con_state[sub])
-        state.con_timer[sub] = np.where(act, 0, state.con_timer[sub])
+        state.con_due[sub] = np.where(act, 0, state.con_due[sub])
         state.contracts_discarded[sub] += act.sum(axis=1, dtype=np.int8)
         voyage = state.flag_where[sub] == FLAG.VOYAGE
         state.flag_where[sub] = np.where(voyage, FLAG.IDLE, state.flag_where[sub])

@@ -134,6 +134,7 @@ class DiscoveriesState(BatchState):
     # 18 First Scoring, 19 Final Scoring; order hidden (the multiset is derivable)
     piles: np.ndarray
     pile_pos: np.ndarray  # (B,) int8, cards drawn from the sequence, 0..34
+    pile_ships: np.ndarray  # (B, 18) int8, ships of each type left in the piles (derivable)
     # (B, 14) int8 reservation owner per card slot (offer 0..4, refill 5..9, display
     # 10..13), -1 none; the record moves with its card
     res_owner: np.ndarray
@@ -146,9 +147,12 @@ class DiscoveriesState(BatchState):
     display: np.ndarray  # (B, 4) int8, contract id per slot, -1 empty
     hand: np.ndarray  # (B, P, 4) int8, contract ids in hand slots, -1 empty; private
     hand_public: np.ndarray  # (B, P, 4) bool, the slot's card was taken from the display
+    hand_size: np.ndarray  # (B, P) int8, contracts in each hand, 0..4
     con_state: np.ndarray  # (B, 24) int8, Played
     con_owner: np.ndarray  # (B, 24) int8, seat of a played contract, -1 otherwise
-    con_timer: np.ndarray  # (B, 24) int8, turns left of an active voyage, 1..3 (0 else)
+    # (B, 24) int16, the owner's own_turns at whose start an active voyage returns (its
+    # timer is con_due - own_turns of the owner, 1..3); 0 when not active
+    con_due: np.ndarray
     con_duration: np.ndarray  # (B, 24) int8, the chosen d of a played contract, 1..3
     con_revenue: np.ndarray  # (B, 24) int16, coins due on completion
     con_ships: np.ndarray  # (B, 24, 18) int8, regular ships attached per type

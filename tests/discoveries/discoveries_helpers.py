@@ -53,6 +53,7 @@ class Position:
         s.coins[:] = 0
         s.hand[:] = -1
         s.hand_public[:] = False
+        s.hand_size[:] = 0
         s.display[:] = -1
         s.contracts[0] = np.arange(NUM_CONTRACTS)
         s.deck_pos[:] = 0
@@ -100,6 +101,7 @@ class Position:
         for k, name in enumerate((*names, *public)):
             s.hand[0, seat, k] = CONTRACT[name]
             s.hand_public[0, seat, k] = name in public
+        s.hand_size[0, seat] = len(names) + len(public)
         return self._rebuild_deck()
 
     def display(self, *names: str | None) -> Position:
@@ -128,8 +130,11 @@ class Position:
     def piles(self, *names: str, at: int = 0) -> Position:
         """Put the named cards (type names, "FIRST", "FINAL") at pile positions ``at ..``."""
         codes = {"FIRST": 18, "FINAL": 19, **TYPE}
-        self.state.piles[0, at:at + len(names)] = [codes[n] for n in names]
-        self.game.invalidate(self.state)
+        s = self.state
+        s.piles[0, at:at + len(names)] = [codes[n] for n in names]
+        left = s.piles[0, int(s.pile_pos[0]):]
+        s.pile_ships[0] = np.bincount(left[left < 18], minlength=18)
+        self.game.invalidate(s)
         return self
 
     def expedition(self, e: int, *ships: tuple[int, str]) -> Position:

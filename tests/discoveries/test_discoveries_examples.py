@@ -11,8 +11,12 @@ from discoveries_helpers import CONTRACT, TYPE, Position, action
 
 from envs.discoveries import DiscoveriesGame
 from envs.discoveries.data import FINAL_CARD, FIRST_CARD, PILE_END, PILE_START
-from envs.discoveries.scoring import task_points
+from envs.discoveries.scoring import task_points, voyage_timers
 from envs.discoveries.state import FLAG, MAIN, PHASE
+
+
+def _timer(p: Position, card: int) -> int:
+    return int(voyage_timers(p.state)[0, card])
 
 
 def test_setup_arithmetic():
@@ -127,10 +131,10 @@ def test_contract_example():
     p.play("PLAY_yellow5_d2", "PICK_SHIP_yellow2", "PICK_SHIP_yellow3")
     s = p.state
     card = CONTRACT["yellow5"]
-    assert s.coins[0, 0] == 2 and s.con_revenue[0, card] == 10 and s.con_timer[0, card] == 2
+    assert s.coins[0, 0] == 2 and s.con_revenue[0, card] == 10 and _timer(p, card) == 2
     assert s.phase[0] == PHASE.MAIN and s.idle[0, 0].sum() == 0
     p.end_turns(2)  # T ends, the other seat's turn ends: T+1 begins
-    assert p.state.con_timer[0, card] == 1 and p.state.idle[0, 0].sum() == 0
+    assert _timer(p, card) == 1 and p.state.idle[0, 0].sum() == 0
     p.end_turns(2)
     s = p.state
     assert s.current_player[0] == 0 and s.phase[0] == PHASE.MAIN
@@ -155,7 +159,7 @@ def test_flagship_on_a_contract():
     assert p.legal() == ["PICK_FLAGSHIP_slot1_tv3"]
     p.play("PICK_FLAGSHIP_slot1_tv3")
     s, card = p.state, CONTRACT["yellow5"]
-    assert s.coins[0, 0] == 2 and s.con_revenue[0, card] == 12 and s.con_timer[0, card] == 3
+    assert s.coins[0, 0] == 2 and s.con_revenue[0, card] == 12 and _timer(p, card) == 3
     assert s.flag_revealed[0, 0] and s.flag_where[0, 0] == FLAG.VOYAGE
     assert p.game.step_record(s).revealed[0].tolist() == [False, True, True]
     p.end_turns(9)  # three rounds: the tick of P0's third turn after completes it
@@ -228,7 +232,8 @@ def test_full_final_scoring():
     # P0's flagship alone is on an unfinished TV3 contract.
     card = CONTRACT["black3"]
     s.con_state[0, card], s.con_owner[0, card] = 1, 0
-    s.con_timer[0, card] = s.con_duration[0, card] = 2
+    s.con_duration[0, card] = 2
+    s.con_due[0, card] = s.own_turns[0, 0] + 2
     s.con_revenue[0, card] = 6
     s.con_flag_tv[0, card], s.con_flag_colour[0, card] = 3, 4
     s.voyage_revenue[0, 0, 1], s.voyage_ships[0, 0, 1] = 6, 1

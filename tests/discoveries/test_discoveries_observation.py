@@ -20,6 +20,7 @@ from envs.discoveries.data import (
     TRACK,
 )
 from envs.discoveries.observation import AT, OBS, SEAT_SIZE
+from envs.discoveries.scoring import voyage_timers
 from envs.discoveries.state import FLAG, PHASE, PLAYED
 
 
@@ -92,6 +93,7 @@ def _reference(state, r: int, p: int) -> np.ndarray:
             q = (p + j) % n
             put("expeditions", state.exp_count[r, e, q] / 8, at=16 * e + 8 + j)
             put("expeditions", state.exp_same[r, e, q] / 8, at=16 * e + 12 + j)
+    timers = voyage_timers(state)
     revealed_ids = {int(state.flag_id[r, q]) for q in range(n) if state.flag_revealed[r, q]}
     for j in range(n):
         q = (p + j) % n
@@ -121,7 +123,7 @@ def _reference(state, r: int, p: int) -> np.ndarray:
         seat[60:66] = candidates @ FLAG_CARRIES / candidates.sum()
         for t in range(3):
             active = [c for c in range(24) if state.con_state[r, c] == PLAYED.ACTIVE
-                      and state.con_owner[r, c] == q and state.con_timer[r, c] == t + 1]
+                      and state.con_owner[r, c] == q and timers[r, c] == t + 1]
             revenue = sum(int(state.con_revenue[r, c]) for c in active)
             ships = sum(int(state.con_ships[r, c].sum()) + (state.con_flag_tv[r, c] > 0)
                         for c in active)
