@@ -269,8 +269,8 @@ class DiscoveriesGame(Game[DiscoveriesState]):
 
     @staticmethod
     def _pick_mask(state: DiscoveriesState, rows: np.ndarray, options) -> np.ndarray:
-        seat = legality.seats(state, rows)
-        picks = options(state, rows, seat, state.flag_id[rows, seat].astype(np.intp))
+        seat = legality.Seat(state, rows)
+        picks = options(state, seat, seat.flag_id)
         return ACTIONS.block_mask(ACTIONS.PICK_SHIP, picks, ACTIONS.PICK_FLAGSHIP)
 
     @staticmethod

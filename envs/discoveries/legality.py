@@ -28,7 +28,7 @@ from envs.discoveries.data import (
     TYPE_PRICE,
     TYPE_TV,
 )
-from envs.discoveries.feasibility import FLAG_OFF, FLAG_ON, NO_FLAG, feasible
+from envs.discoveries.feasibility import FLAG_OFF, NO_FLAG, feasible
 from envs.discoveries.state import ACTIONS, FLAG, MAIN, OPEN, RES_DISPLAY, DiscoveriesState
 
 # Main actions used, by the 4-bit ``used`` value.
@@ -52,6 +52,32 @@ _STEP_FLAG = np.array([False] * 6 + [True] * 6)
 def seats(state: DiscoveriesState, rows: np.ndarray) -> np.ndarray:
     """(R,) intp: the seat to act in each row."""
     return state.current_player[rows].astype(np.intp)
+
+
+class Seat:
+    """The acting seat's own arrays in ``rows`` (R,), gathered once for every block."""
+
+    __slots__ = ("coins", "flag_id", "flag_idle", "idle", "jokers", "rows", "seat")
+
+    def __init__(self, state: DiscoveriesState, rows: np.ndarray, seat: np.ndarray | None = None,
+                 source: Seat | None = None, sel: np.ndarray | None = None):
+        if source is not None:  # the rows ``sel`` of another view
+            for name in self.__slots__:
+                setattr(self, name, getattr(source, name)[sel])
+            return
+        self.rows = rows
+        self.seat = seats(state, rows) if seat is None else seat
+        self.coins = state.coins[rows, self.seat]  # (R,)
+        self.jokers = state.jokers[rows, self.seat]  # (R,)
+        self.idle = state.idle[rows, self.seat]  # (R, 18)
+        self.flag_idle = state.flag_where[rows, self.seat] == FLAG.IDLE  # (R,)
+        self.flag_id = state.flag_id[rows, self.seat].astype(np.intp)  # (R,) its own
+
+    def subset(self, sel: np.ndarray) -> Seat:
+        """The view of the rows ``sel`` (indices into this view's rows)."""
+        if sel.size == self.rows.size:
+            return self
+        return Seat(None, None, source=self, sel=sel)
 
 
 def _turn_table() -> np.ndarray:
@@ -78,22 +104,22 @@ def turn_options(state: DiscoveriesState, rows: np.ndarray) -> np.ndarray:
     return TURN_TABLE[state.used[rows], state.open_type[rows]]
 
 
-def public_main(state: DiscoveriesState, rows: np.ndarray, seat: np.ndarray,
-                turn: np.ndarray) -> np.ndarray:
+def public_main(state: DiscoveriesState, v: Seat, turn: np.ndarray) -> np.ndarray:
     """(R, 134) bool: MAIN's legal actions but SEND and PLAY (which the seat's flagship and
     hand decide): END_TURN, TAKE_COINS, the takes (§5.2), BUY (§5.3) and RESERVE (§5.7),
     from the 14 card slots (offer, refill, display) and their reservation markers.
 
     Args:
+        v: the acting seats of the rows.
         turn: (R, 4) bool, ``turn_options`` of the rows.
     """
-    coins = state.coins[rows, seat]
+    rows, coins = v.rows, v.coins
     cards = np.concatenate([state.offer[rows], state.refill[rows], state.display[rows]], axis=1)
     owner = state.res_owner[rows]
     unreserved = owner < 0
     exists = cards >= 0
-    open_to_seat = exists & (unreserved | (owner == seat[:, None]))
-    take = turn[:, 1] & (state.hand_size[rows, seat] < HAND_LIMIT) & (coins >= 1)
+    open_to_seat = exists & (unreserved | (owner == v.seat[:, None]))
+    take = turn[:, 1] & (state.hand_size[rows, v.seat] < HAND_LIMIT) & (coins >= 1)
     mask = np.zeros((rows.size, ACTIONS.size), dtype=bool)
     mask[:, ACTIONS.END_TURN.start] = True
     mask[:, ACTIONS.TAKE_COINS.start] = turn[:, 0]
@@ -104,75 +130,64 @@ def public_main(state: DiscoveriesState, rows: np.ndarray, seat: np.ndarray,
         open_to_seat[:, :MARKET_SLOTS] & (_SLOT_PRICE[cards[:, :MARKET_SLOTS]] <= coins[:, None])
         & turn[:, 2:3])
     mask[:, ACTIONS.RESERVE_OFFER.start:] = exists & unreserved & (
-        state.reserves[rows, seat] >= 1)[:, None]
+        state.reserves[rows, v.seat] >= 1)[:, None]
     return mask
 
 
-def send_options(state: DiscoveriesState, rows: np.ndarray, seat: np.ndarray,
-                 flag_colours: np.ndarray) -> np.ndarray:
+def send_options(state: DiscoveriesState, v: Seat, flag_colours: np.ndarray) -> np.ndarray:
     """(R, 12) bool: expeditions with a legal pick (§5.4), from the lowest idle TV per colour.
 
     Args:
         flag_colours: (R, 6) bool, the colours the seat's flagship may declare (ignored
             unless it is idle).
     """
-    idle = state.idle[rows, seat].reshape(-1, NUM_COLOURS, NUM_TVS) > 0  # (R, 6, 3)
+    idle = v.idle.reshape(-1, NUM_COLOURS, NUM_TVS) > 0  # (R, 6, 3)
     lowest = _LOWEST[np.packbits(idle, axis=2, bitorder="little")[:, :, 0]]  # (R, 6)
     # Column 6 (an established colour of -1: none) needs any ship, as a Joker does.
     lowest = np.concatenate([lowest, lowest.min(axis=1, keepdims=True)], axis=1)
-    established = state.exp_colour_set[rows]  # (R, 12), -1 reads column 6
-    r = np.arange(rows.size)[:, None]
-    coins = state.coins[rows, seat][:, None]
-    joker = (state.jokers[rows, seat] >= 1)[:, None]
-    free = EXP_LIMIT - state.exp_used[rows]  # (R, 12)
+    established = state.exp_colour_set[v.rows]  # (R, 12), -1 reads column 6
+    r = np.arange(v.rows.size)[:, None]
+    coins = v.coins[:, None]
+    joker = (v.jokers >= 1)[:, None]
+    free = EXP_LIMIT - state.exp_used[v.rows]  # (R, 12)
     need = np.where(joker, lowest[:, 6:], lowest[r, established])
     regular = (need <= free) & (coins >= 1)
     colours = np.concatenate([flag_colours, joker | True], axis=1)  # column 6: none set
     flag = (colours[r, established] | joker) & (free >= 1) & (coins >= FLAGSHIP_FEE) & (
-        state.flag_where[rows, seat] == FLAG.IDLE)[:, None]
+        v.flag_idle[:, None])
     return regular | flag
 
 
-def _resources(state: DiscoveriesState, rows: np.ndarray, seat: np.ndarray):
-    """The acting seats' idle ships per colour and TV (R, 6, 3), their totals per TV (R, 3),
-    Jokers (R,) and coins (R,)."""
-    idle = state.idle[rows, seat].reshape(-1, NUM_COLOURS, NUM_TVS)
-    return idle, idle.sum(axis=1), state.jokers[rows, seat], state.coins[rows, seat]
-
-
-def play_options(state: DiscoveriesState, rows: np.ndarray, seat: np.ndarray,
-                 flag_colours: np.ndarray, cards: np.ndarray) -> np.ndarray:
+def play_options(state: DiscoveriesState, v: Seat, flag_colours: np.ndarray,
+                 cards: np.ndarray) -> np.ndarray:
     """(R, K) bool: FEASIBLE (§5.5) for the contract ids ``cards`` (R, K) (-1: False).
 
     Args:
         flag_colours: (R, 6) bool, the colours the seat's flagship may declare.
     """
-    idle, total, jokers, coins = _resources(state, rows, seat)
+    idle = v.idle.reshape(-1, NUM_COLOURS, NUM_TVS)
     card = np.maximum(cards, 0)
     colour = CONTRACT_COLOUR[card]  # (R, K)
-    r = np.arange(rows.size)[:, None]
+    r = np.arange(v.rows.size)[:, None]
     match = idle[r, colour]  # (R, K, 3)
-    flag_idle = (state.flag_where[rows, seat] == FLAG.IDLE)[:, None]
-    flag = np.where(flag_idle, np.where(flag_colours[r, colour], FLAG_ON, FLAG_OFF), NO_FLAG)
-    ok = feasible(match, total[:, None, :] - match, jokers[:, None], coins[:, None], flag,
-                  CONTRACT_TV[card])
+    flag = np.where(v.flag_idle[:, None], FLAG_OFF + flag_colours[r, colour], NO_FLAG)
+    ok = feasible(match, idle.sum(axis=1)[:, None, :] - match, v.jokers[:, None],
+                  v.coins[:, None], flag, CONTRACT_TV[card])
     return ok & (cards >= 0)
 
 
 def main_mask(state: DiscoveriesState, rows: np.ndarray) -> np.ndarray:
     """(R, 134) bool: the MAIN decision (§4.2)."""
-    seat = seats(state, rows)
+    v = Seat(state, rows)
     turn = turn_options(state, rows)
-    mask = public_main(state, rows, seat, turn)
+    mask = public_main(state, v, turn)
     go = np.flatnonzero(turn[:, 3])
     if go.size:
-        sub, sub_seat = rows[go], seat[go]
-        flag_colours = FLAG_CARRIES[state.flag_id[sub, sub_seat]]
-        mask[go, ACTIONS.SEND.start:ACTIONS.SEND.stop] = send_options(state, sub, sub_seat,
-                                                                      flag_colours)
-        hand = state.hand[sub, sub_seat]
-        playable = play_options(state, sub, sub_seat, flag_colours, hand)
-        r, slot = np.nonzero(playable)
+        sub = v.subset(go)
+        flag_colours = FLAG_CARRIES[sub.flag_id]
+        mask[go, ACTIONS.SEND.start:ACTIONS.SEND.stop] = send_options(state, sub, flag_colours)
+        hand = state.hand[sub.rows, sub.seat]
+        r, slot = np.nonzero(play_options(state, sub, flag_colours, hand))
         first = ACTIONS.PLAY.start + 3 * hand[r, slot].astype(np.intp)
         mask[go[r, None], first[:, None] + _DURATIONS] = True
     return mask
@@ -216,59 +231,54 @@ def main_forced(state: DiscoveriesState, rows: np.ndarray) -> np.ndarray:
     left = np.flatnonzero(~turn[:, 0])  # the first decision of a turn is never forced
     if not left.size:
         return forced
-    sub, seat, turn = rows[left], seats(state, rows[left]), turn[left]
-    other = public_main(state, sub, seat, turn)[:, 1:].any(axis=1)
+    v, turn = Seat(state, rows[left]), turn[left]
+    other = public_main(state, v, turn)[:, 1:].any(axis=1)
     forced[left] = ~other
     check = np.flatnonzero(~other & turn[:, 3])
     if check.size:
-        at = left[check]
-        sub, seat = rows[at], seat[check]
-        flag_colours = public_flag_colours(state, sub, seat)
-        send = send_options(state, sub, seat, flag_colours).any(axis=1)
-        known = state.hand[sub, seat]
-        cards = np.zeros((sub.size, NUM_CONTRACTS + 1), dtype=bool)
-        cards[np.arange(sub.size)[:, None],
-              np.where(state.hand_public[sub, seat], known, NUM_CONTRACTS)] = True
-        hidden = ((known >= 0) & ~state.hand_public[sub, seat]).any(axis=1)
-        cards = cards[:, :NUM_CONTRACTS] | (public_unseen(state, sub) & hidden[:, None])
+        v = v.subset(check)
+        flag_colours = public_flag_colours(state, v.rows, v.seat)
+        send = send_options(state, v, flag_colours).any(axis=1)
+        known = state.hand[v.rows, v.seat]
+        public = state.hand_public[v.rows, v.seat]
+        cards = np.zeros((check.size, NUM_CONTRACTS + 1), dtype=bool)
+        cards[np.arange(check.size)[:, None], np.where(public, known, NUM_CONTRACTS)] = True
+        hidden = ((known >= 0) & ~public).any(axis=1)
+        cards = cards[:, :NUM_CONTRACTS] | (public_unseen(state, v.rows) & hidden[:, None])
         every = np.broadcast_to(np.arange(NUM_CONTRACTS), cards.shape)
-        play = (play_options(state, sub, seat, flag_colours, every) & cards).any(axis=1)
-        forced[at] = ~(send | play)
+        play = (play_options(state, v, flag_colours, every) & cards).any(axis=1)
+        forced[left[check]] = ~(send | play)
     return forced
 
 
-def exp_pick_options(state: DiscoveriesState, rows: np.ndarray, seat: np.ndarray,
-                     flag: np.ndarray) -> np.ndarray:
+def exp_pick_options(state: DiscoveriesState, v: Seat, flag: np.ndarray) -> np.ndarray:
     """(R, 24) bool: PICK_SHIP(18 types) and PICK_FLAGSHIP(slot, tv) for the target
     expedition (§5.4), the flagship being ``flag`` (R,) ids."""
+    rows = v.rows
     target = state.target[rows].astype(np.intp)
     free = EXP_LIMIT[target] - state.exp_used[rows, target]
     established = state.exp_colour_set[rows, target]
-    coins = state.coins[rows, seat]
-    anything = (established < 0) | (state.jokers[rows, seat] >= 1)
-    ships = (state.idle[rows, seat] > 0) & (free[:, None] >= TYPE_TV) & (
-        anything[:, None] | (established[:, None] == TYPE_COLOUR)) & (coins >= 1)[:, None]
+    anything = (established < 0) | (v.jokers >= 1)
+    ships = (v.idle > 0) & (free[:, None] >= TYPE_TV) & (
+        anything[:, None] | (established[:, None] == TYPE_COLOUR)) & (v.coins >= 1)[:, None]
     slot_ok = anything[:, None] | (FLAG_COLOURS[flag] == established[:, None])  # (R, 2)
-    flag_ok = (state.flag_where[rows, seat] == FLAG.IDLE) & (coins >= FLAGSHIP_FEE)
+    flag_ok = v.flag_idle & (v.coins >= FLAGSHIP_FEE)
     tv_ok = free[:, None] >= _TVS  # (R, 3)
     flags = (slot_ok[:, :, None] & tv_ok[:, None, :]) & flag_ok[:, None, None]
     return np.concatenate([ships, flags.reshape(-1, 6)], axis=1)
 
 
-def build_pick_options(state: DiscoveriesState, rows: np.ndarray, seat: np.ndarray,
-                       flag: np.ndarray) -> np.ndarray:
+def build_pick_options(state: DiscoveriesState, v: Seat, flag: np.ndarray) -> np.ndarray:
     """(R, 24) bool: the picks of BUILD_CONTRACT (§5.5) that keep the contract FEASIBLE,
     the flagship being ``flag`` (R,) ids."""
-    card = state.build_card[rows].astype(np.intp)
+    card = state.build_card[v.rows].astype(np.intp)
     colour = CONTRACT_COLOUR[card]
-    remaining = CONTRACT_TV[card] - state.build_tv[rows]
-    idle, total, jokers, coins = _resources(state, rows, seat)
-    r = np.arange(rows.size)
-    match = idle[r, colour]  # (R, 3)
-    other = total - match
-    flag_idle = state.flag_where[rows, seat] == FLAG.IDLE
-    carries = FLAG_CARRIES[flag, colour]
-    flag_state = np.where(flag_idle, np.where(carries, FLAG_ON, FLAG_OFF), NO_FLAG)
+    remaining = CONTRACT_TV[card] - state.build_tv[v.rows]
+    idle = v.idle.reshape(-1, NUM_COLOURS, NUM_TVS)
+    jokers, coins, flag_idle = v.jokers, v.coins, v.flag_idle
+    match = idle[np.arange(v.rows.size), colour]  # (R, 3)
+    other = idle.sum(axis=1) - match
+    flag_state = np.where(flag_idle, FLAG_OFF + FLAG_CARRIES[flag, colour], NO_FLAG)
     # FEASIBLE after each of the twelve kinds of pick (a regular ship of TV t matching the
     # colour or not, the flagship declaring it or not).
     after = remaining[:, None] - _STEP_TV
@@ -279,7 +289,7 @@ def build_pick_options(state: DiscoveriesState, rows: np.ndarray, seat: np.ndarr
     ok &= (jokers[:, None] >= _STEP_JOKER) & (coins[:, None] >= _STEP_FEE)
     ship_match = colour[:, None] == TYPE_COLOUR  # (R, 18)
     tv = TYPE_TV.astype(np.intp) - 1
-    ships = (state.idle[rows, seat] > 0) & np.where(ship_match, ok[:, tv], ok[:, 3 + tv])
+    ships = (v.idle > 0) & np.where(ship_match, ok[:, tv], ok[:, 3 + tv])
     slot_match = FLAG_COLOURS[flag] == colour[:, None]  # (R, 2)
     flags = np.where(slot_match[:, :, None], ok[:, None, 6:9], ok[:, None, 9:12])
     flags &= flag_idle[:, None, None]
@@ -293,18 +303,17 @@ def pick_forced(state: DiscoveriesState, rows: np.ndarray, options) -> np.ndarra
     one, it is forced outright when the flagship is revealed; when it is face down, the
     pick masks of every flagship it may be (those leaving some pick) are joined first.
     """
-    seat = seats(state, rows)
-    flag = state.flag_id[rows, seat].astype(np.intp)
-    single = options(state, rows, seat, flag).sum(axis=1) == 1
-    hidden = single & ~state.flag_revealed[rows, seat]
+    v = Seat(state, rows)
+    single = options(state, v, v.flag_id).sum(axis=1) == 1
+    hidden = single & ~state.flag_revealed[rows, v.seat]
     forced = single & ~hidden
     at = np.flatnonzero(hidden)
     if at.size:
-        sub, sub_seat = rows[at], seat[at]
-        maybe = unrevealed_flagships(state, sub, sub_seat)
+        v = v.subset(at)
+        maybe = unrevealed_flagships(state, v.rows, v.seat)
         joined = np.zeros((at.size, 24), dtype=bool)
         for f in range(NUM_FLAGSHIPS):
-            picks = options(state, sub, sub_seat, np.full(at.size, f, dtype=np.intp))
+            picks = options(state, v, np.full(at.size, f, dtype=np.intp))
             joined |= picks & (maybe[:, f] & picks.any(axis=1))[:, None]
         forced[at] = joined.sum(axis=1) == 1
     return forced

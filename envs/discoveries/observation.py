@@ -14,6 +14,8 @@ row.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from envs.core import ObservationLayout, Piece
@@ -154,6 +156,21 @@ _CARRIES = FLAG_CARRIES.astype(np.float32)  # (6, 6): a known flagship's colours
 _FLAG_STATE = np.array([1, 2, 2, 3])  # revealed flagship: idle, build, voyage, expedition
 
 
+@functools.cache
+def _expedition_order(players: int) -> np.ndarray:
+    """(P, 12 * 8) intp: for each observing seat p, where the expedition piece's per-seat
+    counts (ships, then card-coloured ships, of slots 0..3) are in the (12, 2P) counts of a
+    row, flattened; slots beyond P read a zero column (index 12 * 2P)."""
+    table = np.full((players, NUM_EXPEDITIONS, 2, MAX_SEATS), NUM_EXPEDITIONS * 2 * players)
+    for p in range(players):
+        for j in range(players):
+            seat = (p + j) % players
+            for kind in range(2):
+                table[p, :, kind, j] = np.arange(NUM_EXPEDITIONS) * 2 * players + (
+                    kind * players + seat)
+    return table.reshape(players, -1)
+
+
 def _head_values(state: DiscoveriesState, players: int) -> np.ndarray:
     """(B, 44) float32: the run ``_HEAD`` (piles, schedule, deck ...), scaled."""
     num = state.batch_size
@@ -270,12 +287,8 @@ def observe(state: DiscoveriesState, player: int | np.ndarray) -> np.ndarray:
     # The free TV of the expeditions and the seats' ships on them, in p's order.
     view = buf[:, AT["expeditions"]:AT["seats"]].reshape(num, NUM_EXPEDITIONS, EXP_SIZE)
     view[:, :, 7] = (EXP_LIMIT - state.exp_used) * 0.125
-    both = np.concatenate([state.exp_count, state.exp_same], axis=2)  # (B, 12, 2P)
-    which = np.concatenate([order, order + players], axis=1)[:, None, :]  # (B, 1, 2N)
-    ships = both[b[:, None, None], _EXPEDITIONS, which] * np.float32(0.125)  # (B, 12, 2N)
-    if players == MAX_SEATS:
-        view[:, :, 8:16] = ships
-    else:
-        view[:, :, 8:8 + players] = ships[:, :, :players]
-        view[:, :, 12:12 + players] = ships[:, :, players:]
+    both = np.concatenate([np.concatenate([state.exp_count, state.exp_same], axis=2).reshape(
+        num, -1), np.broadcast_to(_ZERO, (num, 1))], axis=1)  # (B, 12 * 2P + 1)
+    ships = both[b[:, None], _expedition_order(players)[p]] * np.float32(0.125)
+    view[:, :, 8:8 + 2 * MAX_SEATS] = ships.reshape(num, NUM_EXPEDITIONS, 2 * MAX_SEATS)
     return buf
