@@ -32,6 +32,18 @@ Implementation choices where the spec leaves room:
    computed only where the true mask holds one action.
 8. (§7.2) The ranking's second key, ships not on expeditions, counts ships on voyages too; at
    the end of a game none are left (they return at Final Scoring).
+9. (§5.7, §9.2) A reservation expires at its owner's TURN_END when it was placed in the
+   owner's previous own turn; the observation's "placed during the current turn" flag is
+   set for the acting seat's reservations placed in this turn only (the others of the
+   acting seat expire at this turn's end).
+10. (§4.4) The cap's Final Scoring is the full §7.2 one: active voyages are boxed there too.
+11. (§6) Once the game is over the tasks are known (the Final Scoring shows them), so
+    ``resample_hidden`` keeps them in finished rows; unused flagships stay face down.
+12. (§5.9) A voyage records the owner's own-turn count at whose start it returns
+    (``con_due``); its timer is that count minus the owner's turns so far, so a turn start
+    touches the voyages only when the seat has some (the grouped totals by timer shift).
+13. (§9.2, §6) ``decision_name`` names the public context: the target expedition, or the
+    contract being built with its duration and the TV attached.
 
 ======================  =============================================================
 players                 2, 3, 4 (default 3)
@@ -97,6 +109,7 @@ from envs.discoveries.state import (
     ACTIONS,
     FLAG,
     MAIN,
+    NOT_REVEALED,
     OPEN,
     PHASE,
     PLAYED,
@@ -253,8 +266,8 @@ class DiscoveriesGame(Game[DiscoveriesState]):
             exp_colour_set=np.full((num, NUM_EXPEDITIONS), _NONE, dtype=np.int8),
             exp_count=z((num, NUM_EXPEDITIONS, p), dtype=np.int8),
             exp_same=z((num, NUM_EXPEDITIONS, p), dtype=np.int8),
-            first_reveal=np.full(num, _NONE, dtype=np.int16),
-            final_reveal=np.full(num, _NONE, dtype=np.int16),
+            first_reveal=np.full(num, NOT_REVEALED, dtype=np.int16),
+            final_reveal=np.full(num, NOT_REVEALED, dtype=np.int16),
             first_done=z(num, dtype=bool),
         )
         state.own_turns[np.arange(num), start] = 1  # the start player's TURN_START
@@ -511,13 +524,13 @@ class DiscoveriesGame(Game[DiscoveriesState]):
         """END_TURN and TURN_END (§5.8): expiry, the scorings, the next turn or the end."""
         seat = legality.seats(state, rows)
         owner = state.res_owner[rows]
-        old = (owner == seat[:, None]) & (
-            state.res_turn[rows] == state.own_turns[rows, seat][:, None] - 1)
-        state.res_owner[rows] = np.where(old, _NONE, owner)
-        turn = state.turn[rows]
-        players = self.num_players
-        first = (state.first_reveal[rows] >= 0) & (state.first_reveal[rows] + players == turn)
-        final = (state.final_reveal[rows] >= 0) & (state.final_reveal[rows] + players == turn)
+        mine = owner == seat[:, None]
+        if mine.any():  # the seat's markers placed in its previous turn go
+            old = mine & (state.res_turn[rows] == state.own_turns[rows, seat][:, None] - 1)
+            state.res_owner[rows] = np.where(old, _NONE, owner)
+        turn = state.turn[rows] - self.num_players  # a card revealed then is due now
+        first = state.first_reveal[rows] == turn
+        final = state.final_reveal[rows] == turn
         if first.any():
             scoring.first_scoring(state, rows[first])
         state.turn[rows] += 1

@@ -146,14 +146,39 @@ _BITS_SET = ((np.arange(64)[:, None] >> np.arange(NUM_FLAGSHIPS)) & 1).astype(np
 # The share of the flagships of a set carrying each colour (an empty set: 0).
 _BITS_SHARES = (_BITS_SET @ FLAG_CARRIES.astype(np.float32) / np.maximum(
     _BITS_SET.sum(axis=1, keepdims=True), 1)).astype(np.float32)
-_MARKET_AT = AT["market"] + np.arange(2 * MARKET_SLOTS) * (NUM_TYPES + 1)
-_DISPLAY_AT = AT["display"] + np.arange(DISPLAY_SLOTS) * (NUM_CONTRACTS + 1)
+# One-hot positions by value, a value of -1 reading the last entry: -1 (no entry) where the
+# piece has no "none" entry, the "none" entry where it has one.
+_DECISION_AT = AT["decision"] + np.arange(4)
+_OPEN_AT = AT["open_type"] + np.arange(3)
+_USED_AT = AT["actions_used"] + NUM_USED.astype(np.intp)  # by the 4-bit ``used``
+_TASK_AT = AT["own_task"] + np.arange(4)
+_TARGET_AT = np.append(AT["target_expedition"] + np.arange(NUM_EXPEDITIONS), -1)
+# (slot, type or -1): the market, display and established-colour one-hots (-1: EMPTY/none).
+_MARKET_CODE = (AT["market"] + np.arange(2 * MARKET_SLOTS)[:, None] * (NUM_TYPES + 1)
+                + np.arange(NUM_TYPES + 1))
+_MARKET_SLOT = np.arange(MARKET_SLOTS)
+_DISPLAY_CODE = (AT["display"] + np.arange(DISPLAY_SLOTS)[:, None] * (NUM_CONTRACTS + 1)
+                 + np.arange(NUM_CONTRACTS + 1))
+_DISPLAY_SLOT = np.arange(DISPLAY_SLOTS)
+_EXP_CODE = (AT["expeditions"] + np.arange(NUM_EXPEDITIONS)[:, None] * EXP_SIZE
+             + np.arange(NUM_COLOURS + 1))
+_EXP_SLOT = np.arange(NUM_EXPEDITIONS)
+_BUILD_COLOUR_AT = np.append(AT["build"] + B_COLOUR + CONTRACT_COLOUR.astype(np.intp), -1)
+_BUILD_NEED_AT = np.append(AT["build"] + B_NEED + CONTRACT_TV.astype(np.intp) - 3, -1)
+_BUILD_DURATION_AT = np.array([-1, *(AT["build"] + B_DURATION + np.arange(3))])
 _RES_AT = np.where(np.arange(NUM_RES_SLOTS) < 2 * MARKET_SLOTS,
                    AT["market_reservations"] + 6 * np.arange(NUM_RES_SLOTS),
                    AT["display_reservations"] + 6 * (np.arange(NUM_RES_SLOTS) - 2 * MARKET_SLOTS))
-_EXP_AT = AT["expeditions"] + np.arange(NUM_EXPEDITIONS) * EXP_SIZE
 _CARRIES = FLAG_CARRIES.astype(np.float32)  # (6, 6): a known flagship's colours
 _FLAG_STATE = np.array([1, 2, 2, 3])  # revealed flagship: idle, build, voyage, expedition
+
+
+@functools.cache
+def _relative(players: int) -> np.ndarray:
+    """(P, P + 1) intp: the slot of each seat from each observing seat; column P (a seat of
+    -1: no owner) reads 4, the reservation piece's "none" entry."""
+    table = (np.arange(players)[None, :] - np.arange(players)[:, None]) % players
+    return np.concatenate([table, np.full((players, 1), MAX_SEATS)], axis=1)
 
 
 @functools.cache
@@ -224,9 +249,7 @@ def observe(state: DiscoveriesState, player: int | np.ndarray) -> np.ndarray:
     num, players = state.coins.shape
     b = np.arange(num)
     p = np.broadcast_to(np.asarray(player, dtype=np.intp), (num,))
-    flat = np.zeros(num * OBS.size + 1, dtype=np.float32)  # the last entry: the spare slot
-    spare = num * OBS.size
-    buf = flat[:spare].reshape(num, OBS.size)
+    buf = np.zeros((num, OBS.size), dtype=np.float32)
     buf[:, _HEAD] = _head_values(state, players)
     building = np.flatnonzero(state.build_card >= 0)
     if building.size:
@@ -234,8 +257,8 @@ def observe(state: DiscoveriesState, player: int | np.ndarray) -> np.ndarray:
             state.build_tv[building, None], state.build_ships[building],
             (state.build_flag_tv[building] > 0)[:, None], state.build_jokers[building, None]],
             axis=1, dtype=np.float32) * _BUILD_SCALE
-    rel = (np.arange(players) - p[:, None]) % players  # (B, P) slot of each seat
-    own = rel == 0
+    rel = _relative(players)[p]  # (B, P + 1) slot of each seat (last: none, 4)
+    own = rel[:, :players] == 0
     order = (p[:, None] + np.arange(players)) % players  # (B, N) seat of each slot
     at = AT["seats"]
     slots = buf[:, at:at + MAX_SEATS * SEAT_SIZE].reshape(num, MAX_SEATS, SEAT_SIZE)
@@ -244,46 +267,38 @@ def observe(state: DiscoveriesState, player: int | np.ndarray) -> np.ndarray:
     np.multiply(counts[b[:, None], order], _SEAT_SCALE, out=seated)
     seated[:, :, S_PRESENT] = 1
     seated[:, :, S_FLAG_COLOURS:S_FLAG_COLOURS + NUM_COLOURS] = shares[b[:, None], order]
-    # ---------------------------------------------------------------- one-hot entries
-    base = (b * OBS.size)[:, None]  # (B, 1)
-    seat_base = base + at + rel * SEAT_SIZE  # (B, P): each seat's slot
-    live = ~state.done
-    actor = np.where(live, base[:, 0] + AT["acting_seat"] + (state.current_player - p) % players,
-                     spare)
-    target = np.where(state.target >= 0, base[:, 0] + AT["target_expedition"] + state.target,
-                      spare)
-    single = np.concatenate([
-        base + state.phase[:, None], actor[:, None], base + AT["open_type"]
-        + state.open_type[:, None], base + AT["actions_used"] + NUM_USED[state.used][:, None],
-        base + AT["own_task"] + state.task[b, p][:, None], target[:, None]], axis=1)
-    unseen = base + AT["unseen_contracts"]
-    deck = np.where(np.arange(NUM_CONTRACTS) >= state.deck_pos[:, None],
-                    unseen + state.contracts, spare)
-    hand = state.hand
+    # The one-hot entries: each piece's position in the row, negative where none is set
+    # (the tables map a -1 value, their last entry, to -1 or to the piece's "none" entry).
+    seat_at = at + rel[:, :players] * SEAT_SIZE  # (B, P): each seat's slot
+    hand = state.hand.astype(np.intp)
     held = hand >= 0
-    hidden = np.where(held & ~state.hand_public & ~own[:, :, None], unseen[:, :, None] + hand,
-                      spare)
-    known = np.where(held & (state.hand_public | own[:, :, None]),
-                     seat_base[:, :, None] + S_KNOWN + hand, spare)
-    flag_state = _FLAG_STATE[state.flag_where] * state.flag_revealed
-    market = np.concatenate([state.offer, state.refill], axis=1)
+    unseen = AT["unseen_contracts"]
     owner = state.res_owner
-    res_rel = np.where(owner >= 0, (owner - p[:, None]) % players, 4)
-    current = state.current_player[:, None]
-    fresh = (owner == current) & (state.res_turn == state.own_turns[b, np.maximum(
-        state.current_player, 0)][:, None])
-    hot = [single.ravel(), deck.ravel(), hidden.ravel(), known.ravel(),
-           (seat_base + S_FLAG_STATE + flag_state).ravel(),
-           (base + _MARKET_AT + market % (NUM_TYPES + 1)).ravel(),  # -1: EMPTY, the last
-           (base + _DISPLAY_AT + state.display % (NUM_CONTRACTS + 1)).ravel(),
-           (base + _EXP_AT + state.exp_colour_set % (NUM_COLOURS + 1)).ravel(),
-           (base + _RES_AT + res_rel).ravel(), np.where(fresh, base + _RES_AT + 5, spare).ravel()]
+    current = state.current_player
+    fresh = (owner == current[:, None]) & (owner >= 0) & (
+        state.res_turn == state.own_turns[b, current][:, None])
+    codes = [
+        _DECISION_AT[state.phase][:, None], _OPEN_AT[state.open_type][:, None],
+        _USED_AT[state.used][:, None], _TASK_AT[state.task[b, p]][:, None],
+        _TARGET_AT[state.target][:, None],
+        np.where(current >= 0, AT["acting_seat"] + rel[b, current], -1)[:, None],
+        np.where(np.arange(NUM_CONTRACTS) >= state.deck_pos[:, None],
+                 unseen + state.contracts.astype(np.intp), -1),
+        np.where(held & ~state.hand_public & ~own[:, :, None], unseen + hand, -1).reshape(num, -1),
+        np.where(held & (state.hand_public | own[:, :, None]), seat_at[:, :, None] + S_KNOWN
+                 + hand, -1).reshape(num, -1),
+        seat_at + S_FLAG_STATE + _FLAG_STATE[state.flag_where] * state.flag_revealed,
+        _MARKET_CODE[_MARKET_SLOT, state.offer], _MARKET_CODE[_MARKET_SLOT + MARKET_SLOTS,
+                                                              state.refill],
+        _DISPLAY_CODE[_DISPLAY_SLOT, state.display],
+        _EXP_CODE[_EXP_SLOT, state.exp_colour_set],
+        _RES_AT + rel[b[:, None], owner], np.where(fresh, _RES_AT + 5, -1)]
     if building.size:
-        card = state.build_card[building].astype(np.intp)
-        build = base[building, 0] + AT["build"]
-        hot += [build + CONTRACT_COLOUR[card], build + B_NEED - 3 + CONTRACT_TV[card],
-                build + B_DURATION - 1 + state.build_duration[building]]
-    flat[np.concatenate(hot)] = 1.0
+        card = state.build_card
+        codes += [_BUILD_COLOUR_AT[card][:, None], _BUILD_NEED_AT[card][:, None],
+                  _BUILD_DURATION_AT[state.build_duration][:, None]]
+    codes = np.concatenate(codes, axis=1)
+    buf.reshape(-1)[(b[:, None] * OBS.size + codes)[codes >= 0]] = 1.0
     # The free TV of the expeditions and the seats' ships on them, in p's order.
     view = buf[:, AT["expeditions"]:AT["seats"]].reshape(num, NUM_EXPEDITIONS, EXP_SIZE)
     view[:, :, 7] = (EXP_LIMIT - state.exp_used) * 0.125

@@ -103,6 +103,7 @@ assert ACTIONS.size == 134
 # Reservation slots: offer 0..4, refill 5..9, display 10..13, so RESERVE_* = 120 + slot.
 NUM_RES_SLOTS = 2 * MARKET_SLOTS + DISPLAY_SLOTS
 RES_DISPLAY = 2 * MARKET_SLOTS
+NOT_REVEALED = -1000  # the reveal turn of a scoring card still in its pile
 
 
 def action_name(action: int) -> str:
@@ -209,6 +210,8 @@ class DiscoveriesState(BatchState):
     exp_count: np.ndarray  # (B, 12, P) int8, ships per owner
     exp_same: np.ndarray  # (B, 12, P) int8, ships per owner of the card's colour
     # ---------------------------------------------------------------- scoring schedule
-    first_reveal: np.ndarray  # (B,) int16, g the First Scoring card came out, -1 not yet
-    final_reveal: np.ndarray  # (B,) int16, g the Final Scoring card came out, -1 not yet
+    # (B,) int16, g the First / Final Scoring card came out in, NOT_REVEALED while in its
+    # pile (so far below 0 that reveal + N never equals a turn)
+    first_reveal: np.ndarray
+    final_reveal: np.ndarray
     first_done: np.ndarray  # (B,) bool, First Scoring has run
