@@ -74,7 +74,7 @@ def _play(players: int, games: int, seed: int, biased: bool) -> Counter:
 @pytest.mark.parametrize("players", [2, 3, 4])
 @pytest.mark.parametrize("biased", [False, True], ids=["uniform", "contract_biased"])
 def test_invariants_after_every_step(players, biased):
-    events = _play(players, 6, seed=100 + players, biased=biased)
+    events = _play(players, 3, seed=100 + players, biased=biased)
     assert events["truncated"] == 0
 
 
