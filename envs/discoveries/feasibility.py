@@ -124,7 +124,7 @@ def feasible(match: np.ndarray, other: np.ndarray, jokers: np.ndarray, coins: np
         (...) bool: some completion of the contract is legal.
     """
     m = np.maximum(match, 0) @ _MATCH_WEIGHTS
-    o = np.clip(other, 0, _OTHER_CAP) @ _OTHER_WEIGHTS
+    o = np.minimum(np.maximum(other, 0), _OTHER_CAP) @ _OTHER_WEIGHTS
     key = ((remaining * 3 + flag) * _NUM_MATCH + m) * _NUM_OTHER + o
-    key = key * 4 + np.clip(jokers, 0, _MAX_JOKERS)
+    key = key * 4 + np.minimum(np.maximum(jokers, 0), _MAX_JOKERS)
     return FEE_TABLE[key] <= coins

@@ -4,12 +4,13 @@ Seat slot 0 is the observing seat p, slots 1..3 the next seats clockwise; slots 
 N stay zero. The unseen contracts and the flagship candidates are p's own (never the acting
 seat's).
 
-How it is built, in a few whole-batch operations: the scaled values lie in a few runs (the
-table's head, the build, every seat's slot), each made by one concatenation of the raw
-counts and one precomputed scale and offset; the seat slots, computed in seat order, are put
-in p's order by one gather. Every one-hot entry is set by one flat scatter; entries that do
-not apply (no target expedition, no build, a finished game) go to a spare slot past the last
-row.
+How it is built, in a few whole-batch operations: every count the observation shows is put
+in one int16 *source* array per row (the table's counts, then each seat's, the seats already
+in p's order, values relative to p where they name a seat), by one concatenation. A layout
+precomputed per player count (``_plan``) then says, for every one of the 1,072 entries, which
+source column it reads and either the scale of a count or the value that sets a one-hot
+entry: one gather, one multiplication and one comparison make the whole observation. Only
+the scoring-card odds and the flagship colour shares are fractions, written afterwards.
 """
 
 from __future__ import annotations
@@ -93,84 +94,118 @@ _DECK_MAX = 16  # 24 - 4 - 2 * 2
 _PILE_MAX = 8
 _COPIES_MAX = 3
 _BEFORE_FIRST, _BEFORE_FINAL = 12, 26  # most cards in the piles before pile 3, pile 5
+_NEVER = -999  # the one-hot value of a scaled entry: no count ever takes it
+
+# The source columns of the table, in the order ``observe`` concatenates them.
+_TABLE_SOURCES = (
+    ("phase", 1), ("open", 1), ("num_used", 1), ("used_bits", 4), ("turn", 1),
+    ("schedule_flags", 3), ("schedule_left", 2), ("pile_sizes", 5),
+    ("pile_ships", NUM_TYPES), ("deck_left", 1), ("task", 1), ("target", 1), ("actor", 1),
+    ("unseen", NUM_CONTRACTS), ("market", 2 * MARKET_SLOTS), ("res_rel", NUM_RES_SLOTS),
+    ("fresh", NUM_RES_SLOTS), ("display", DISPLAY_SLOTS), ("exp_colour", NUM_EXPEDITIONS),
+    ("exp_free", NUM_EXPEDITIONS), ("exp_seats", NUM_EXPEDITIONS * 2 * MAX_SEATS),
+    ("build_colour", 1), ("build_need", 1), ("build_duration", 1), ("build_tv", 1),
+    ("build_ships", NUM_TYPES), ("build_flag", 1), ("build_jokers", 1), ("zero", 1),
+    ("one", 1))
+# One seat's source columns, in the order ``_seat_sources`` concatenates them.
+_SEAT_SOURCES = (
+    ("coins", 1), ("coins_clipped", 1), ("vp", 1), ("vp_clipped", 1), ("completed", 1),
+    ("track", 1), ("hand", 1), ("known", NUM_CONTRACTS), ("idle", NUM_TYPES),
+    ("flag_state", 1), ("candidates", NUM_FLAGSHIPS), ("voyages", 9),
+    ("voyage_ships", NUM_TYPES), ("jokers", 1), ("reserves", 1))
 
 
-def _scales(size: int, entries: list[tuple[int, int, float, float]]) -> tuple[np.ndarray, ...]:
-    """(size,) float32 scale and offset vectors from ``(position, count, scale, offset)``."""
-    scale = np.zeros(size, dtype=np.float32)
-    offset = np.zeros(size, dtype=np.float32)
-    for pos, count, value, shift in entries:
-        scale[pos:pos + count] = value
-        offset[pos:pos + count] = shift
-    return scale, offset
+def _offsets(sources: tuple[tuple[str, int], ...]) -> tuple[dict[str, int], int]:
+    at, start = {}, 0
+    for name, size in sources:
+        at[name] = start
+        start += size
+    return at, start
 
 
-# The table's scaled values lie in one run, "used_types" .. "deck_size" (the one-hot open
-# type and actions used inside it are left 0 here and scattered).
-_HEAD = slice(AT["used_types"], AT["deck_size"] + 1)
-_HEAD_SCALE, _HEAD_OFFSET = _scales(_HEAD.stop - _HEAD.start, [
-    (0, 4, 1, 0), (AT["turn"] - _HEAD.start, 1, 1 / MAX_TURNS, 0),
-    (AT["schedule"] - _HEAD.start, 3, 1, 0), (AT["schedule"] + 3 - _HEAD.start, 2, 1 / 4, 0),
-    (AT["pile_sizes"] - _HEAD.start, 5, 1 / _PILE_MAX, 0),
-    (AT["pile_ships"] - _HEAD.start, NUM_TYPES, 1 / _COPIES_MAX, 0),
-    (AT["scoring_odds"] - _HEAD.start, 4, 1, 0),
-    (AT["deck_size"] - _HEAD.start, 1, -1 / _DECK_MAX, NUM_CONTRACTS / _DECK_MAX)])
-_BUILD_VALUES = slice(AT["build"] + B_TV, AT["build"] + BUILD_SIZE)
-_BUILD_SCALE = np.array([1 / 6] + [1 / _COPIES_MAX] * NUM_TYPES + [1, 1 / MAX_JOKERS],
-                        dtype=np.float32)
-# One seat slot, every entry (the one-hot known cards and flagship state left 0 here).
-_SEAT_SCALE, _SEAT_OFFSET = _scales(SEAT_SIZE, [
-    (S_PRESENT, 1, 0, 1), (S_COINS, 1, 1 / COINS_BOUND, 0), (S_COINS + 1, 1, 1 / COINS_SCALE, 0),
-    (S_VP, 1, 1 / VP_BOUND, 0), (S_VP + 1, 1, 1 / VP_SCALE, 0),
-    (S_COMPLETED, 1, 1 / NUM_CONTRACTS, 0), (S_COMPLETED + 1, 1, 1 / TRACK_MAX, 0),
-    (S_HAND, 1, 1 / 4, 0), (S_IDLE, NUM_TYPES, 1 / _COPIES_MAX, 0),
-    (S_CANDIDATES, 2 * NUM_FLAGSHIPS, 1, 0), (S_VOYAGE_SHIPS, NUM_TYPES, 1 / _COPIES_MAX, 0),
-    (S_JOKERS, 1, 1 / MAX_JOKERS, 0), (S_RESERVES, 1, 1 / MAX_RESERVATIONS, 0)]
-    + [(S_VOYAGES + 3 * t + k, 1, v, 0) for t in range(3)
-       for k, v in enumerate((1 / REVENUE_BOUND, 1 / REVENUE_SCALE, 1 / SHIPS_BOUND))])
-_USED_BITS = np.arange(4)
-_ZERO = np.zeros((), dtype=np.int8)
-_EXPEDITIONS = np.arange(NUM_EXPEDITIONS)[None, :, None]
-# By pile position 0..34: the five pile sizes, and the scoring-card odds of an unrevealed
-# First and Final card (the chance the next draw shows it, the cards before its pile).
-_PILE_SIZES = np.maximum(PILE_END - np.maximum(np.arange(PILE_CARDS + 1)[:, None], PILE_START),
-                         0).astype(np.int8)  # (35, 5)
-_BEFORE = np.cumsum(_PILE_SIZES, axis=1)
-_ODDS = np.stack([
-    np.where(_BEFORE[:, FIRST_PILE - 1] == 0, 1 / np.maximum(_PILE_SIZES[:, 2], 1), 0),
-    _BEFORE[:, FIRST_PILE - 1] / _BEFORE_FIRST,
-    np.where(_BEFORE[:, 3] == 0, 1 / np.maximum(_PILE_SIZES[:, 4], 1), 0),
-    _BEFORE[:, 3] / _BEFORE_FINAL], axis=1).astype(np.float32)  # (35, 4)
-_ONE_HOT = np.eye(NUM_FLAGSHIPS, dtype=np.int8)
-_BITS_SET = ((np.arange(64)[:, None] >> np.arange(NUM_FLAGSHIPS)) & 1).astype(np.int8)
-# The share of the flagships of a set carrying each colour (an empty set: 0).
-_BITS_SHARES = (_BITS_SET @ FLAG_CARRIES.astype(np.float32) / np.maximum(
-    _BITS_SET.sum(axis=1, keepdims=True), 1)).astype(np.float32)
-# One-hot positions by value, a value of -1 reading the last entry: -1 (no entry) where the
-# piece has no "none" entry, the "none" entry where it has one.
-_DECISION_AT = AT["decision"] + np.arange(4)
-_OPEN_AT = AT["open_type"] + np.arange(3)
-_USED_AT = AT["actions_used"] + NUM_USED.astype(np.intp)  # by the 4-bit ``used``
-_TASK_AT = AT["own_task"] + np.arange(4)
-_TARGET_AT = np.append(AT["target_expedition"] + np.arange(NUM_EXPEDITIONS), -1)
-# (slot, type or -1): the market, display and established-colour one-hots (-1: EMPTY/none).
-_MARKET_CODE = (AT["market"] + np.arange(2 * MARKET_SLOTS)[:, None] * (NUM_TYPES + 1)
-                + np.arange(NUM_TYPES + 1))
-_MARKET_SLOT = np.arange(MARKET_SLOTS)
-_DISPLAY_CODE = (AT["display"] + np.arange(DISPLAY_SLOTS)[:, None] * (NUM_CONTRACTS + 1)
-                 + np.arange(NUM_CONTRACTS + 1))
-_DISPLAY_SLOT = np.arange(DISPLAY_SLOTS)
-_EXP_CODE = (AT["expeditions"] + np.arange(NUM_EXPEDITIONS)[:, None] * EXP_SIZE
-             + np.arange(NUM_COLOURS + 1))
-_EXP_SLOT = np.arange(NUM_EXPEDITIONS)
-_BUILD_COLOUR_AT = np.append(AT["build"] + B_COLOUR + CONTRACT_COLOUR.astype(np.intp), -1)
-_BUILD_NEED_AT = np.append(AT["build"] + B_NEED + CONTRACT_TV.astype(np.intp) - 3, -1)
-_BUILD_DURATION_AT = np.array([-1, *(AT["build"] + B_DURATION + np.arange(3))])
-_RES_AT = np.where(np.arange(NUM_RES_SLOTS) < 2 * MARKET_SLOTS,
-                   AT["market_reservations"] + 6 * np.arange(NUM_RES_SLOTS),
-                   AT["display_reservations"] + 6 * (np.arange(NUM_RES_SLOTS) - 2 * MARKET_SLOTS))
-_CARRIES = FLAG_CARRIES.astype(np.float32)  # (6, 6): a known flagship's colours
-_FLAG_STATE = np.array([1, 2, 2, 3])  # revealed flagship: idle, build, voyage, expedition
+_TABLE_AT, _TABLE_SIZE = _offsets(_TABLE_SOURCES)
+_SEAT_AT, _SEAT_SOURCE_SIZE = _offsets(_SEAT_SOURCES)
+_ODDS_AT = AT["scoring_odds"] + np.arange(4)
+
+
+@functools.cache
+def _plan(players: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The layout of the observation for ``players`` seats: per entry (1072,) the source
+    column, the scale of a count (0 for a one-hot entry) and the value that sets a one-hot
+    entry (``_NEVER`` for a count); and the positions of the flagship colour shares."""
+    src = np.full(OBS.size, _TABLE_AT["zero"], dtype=np.intp)
+    scale = np.zeros(OBS.size, dtype=np.float32)
+    code = np.full(OBS.size, _NEVER, dtype=np.int16)
+
+    def count(pos: int, column: int, value: float, size: int = 1) -> None:
+        src[pos:pos + size], scale[pos:pos + size] = np.arange(column, column + size), value
+
+    def hot(pos: int, column: int, values) -> None:
+        values = list(values)
+        src[pos:pos + len(values)], code[pos:pos + len(values)] = column, values
+
+    t = _TABLE_AT
+    hot(AT["decision"], t["phase"], range(4))
+    hot(AT["acting_seat"], t["actor"], range(MAX_SEATS))
+    count(AT["used_types"], t["used_bits"], 1, 4)
+    hot(AT["open_type"], t["open"], range(3))
+    hot(AT["actions_used"], t["num_used"], range(3))
+    count(AT["turn"], t["turn"], 1 / MAX_TURNS)
+    count(AT["schedule"], t["schedule_flags"], 1, 3)
+    count(AT["schedule"] + 3, t["schedule_left"], 1 / 4, 2)
+    count(AT["pile_sizes"], t["pile_sizes"], 1 / _PILE_MAX, 5)
+    count(AT["pile_ships"], t["pile_ships"], 1 / _COPIES_MAX, NUM_TYPES)
+    count(AT["deck_size"], t["deck_left"], 1 / _DECK_MAX)
+    count(AT["unseen_contracts"], t["unseen"], 1, NUM_CONTRACTS)
+    empty_type = [*range(NUM_TYPES), -1]
+    for i in range(2 * MARKET_SLOTS):
+        hot(AT["market"] + i * (NUM_TYPES + 1), t["market"] + i, empty_type)
+    for slot in range(NUM_RES_SLOTS):
+        at = (AT["market_reservations"] + 6 * slot if slot < 2 * MARKET_SLOTS
+              else AT["display_reservations"] + 6 * (slot - 2 * MARKET_SLOTS))
+        hot(at, t["res_rel"] + slot, range(5))
+        count(at + 5, t["fresh"] + slot, 1)
+    for j in range(DISPLAY_SLOTS):
+        hot(AT["display"] + j * (NUM_CONTRACTS + 1), t["display"] + j,
+            [*range(NUM_CONTRACTS), -1])
+    for e in range(NUM_EXPEDITIONS):
+        at = AT["expeditions"] + e * EXP_SIZE
+        hot(at, t["exp_colour"] + e, [*range(NUM_COLOURS), -1])
+        count(at + 7, t["exp_free"] + e, 1 / 8)
+        count(at + 8, t["exp_seats"] + 2 * MAX_SEATS * e, 1 / 8, 2 * MAX_SEATS)
+    for j in range(players):
+        seat, column = AT["seats"] + j * SEAT_SIZE, _TABLE_SIZE + j * _SEAT_SOURCE_SIZE
+        c = {name: column + at for name, at in _SEAT_AT.items()}
+        count(seat + S_PRESENT, _TABLE_AT["one"], 1)
+        count(seat + S_COINS, c["coins"], 1 / COINS_BOUND)
+        count(seat + S_COINS + 1, c["coins_clipped"], 1 / COINS_SCALE)
+        count(seat + S_VP, c["vp"], 1 / VP_BOUND)
+        count(seat + S_VP + 1, c["vp_clipped"], 1 / VP_SCALE)
+        count(seat + S_COMPLETED, c["completed"], 1 / NUM_CONTRACTS)
+        count(seat + S_COMPLETED + 1, c["track"], 1 / TRACK_MAX)
+        count(seat + S_HAND, c["hand"], 1 / 4)
+        count(seat + S_KNOWN, c["known"], 1, NUM_CONTRACTS)
+        count(seat + S_IDLE, c["idle"], 1 / _COPIES_MAX, NUM_TYPES)
+        hot(seat + S_FLAG_STATE, c["flag_state"], range(4))
+        count(seat + S_CANDIDATES, c["candidates"], 1, NUM_FLAGSHIPS)
+        for k, value in enumerate((1 / REVENUE_BOUND, 1 / REVENUE_SCALE, 1 / SHIPS_BOUND) * 3):
+            count(seat + S_VOYAGES + k, c["voyages"] + k, value)
+        count(seat + S_VOYAGE_SHIPS, c["voyage_ships"], 1 / _COPIES_MAX, NUM_TYPES)
+        count(seat + S_JOKERS, c["jokers"], 1 / MAX_JOKERS)
+        count(seat + S_RESERVES, c["reserves"], 1 / MAX_RESERVATIONS)
+    hot(AT["own_task"], t["task"], range(4))
+    hot(AT["target_expedition"], t["target"], range(NUM_EXPEDITIONS))
+    build = AT["build"]
+    hot(build + B_COLOUR, t["build_colour"], range(NUM_COLOURS))
+    hot(build + B_NEED, t["build_need"], range(3, 7))
+    hot(build + B_DURATION, t["build_duration"], range(1, 4))
+    count(build + B_TV, t["build_tv"], 1 / 6)
+    count(build + B_SHIPS, t["build_ships"], 1 / _COPIES_MAX, NUM_TYPES)
+    count(build + B_FLAG, t["build_flag"], 1)
+    count(build + B_JOKERS, t["build_jokers"], 1 / MAX_JOKERS)
+    shares = (AT["seats"] + np.arange(players)[:, None] * SEAT_SIZE + S_FLAG_COLOURS
+              + np.arange(NUM_COLOURS)).ravel()
+    return src, scale, code, shares
 
 
 @functools.cache
@@ -196,52 +231,58 @@ def _expedition_order(players: int) -> np.ndarray:
     return table.reshape(players, -1)
 
 
-def _head_values(state: DiscoveriesState, players: int) -> np.ndarray:
-    """(B, 44) float32: the run ``_HEAD`` (piles, schedule, deck ...), scaled."""
-    num = state.batch_size
-    pos = state.pile_pos.astype(np.intp)
-    first_in, final_in = state.first_reveal < 0, state.final_reveal < 0
-    turn = state.turn
-    first_left = (state.first_reveal + players - turn) * (~first_in & ~state.first_done)
-    final_left = (state.final_reveal + players - turn) * (~final_in & ~state.done)
-    odds = _ODDS[pos] * np.stack([first_in, first_in, final_in, final_in], axis=1)
-    head = np.concatenate([
-        state.used[:, None] >> _USED_BITS & 1, np.broadcast_to(_ZERO, (num, 6)),
-        turn[:, None], ~first_in[:, None], state.first_done[:, None], ~final_in[:, None],
-        first_left[:, None], final_left[:, None], _PILE_SIZES[pos], state.pile_ships, odds,
-        state.deck_pos[:, None]], axis=1, dtype=np.float32)
-    head *= _HEAD_SCALE
-    head += _HEAD_OFFSET
-    return head
+_USED_BITS = np.arange(4)
+_ZERO_ONE = np.array([[0, 1]], dtype=np.int16)
+# By pile position 0..34: the five pile sizes, and the scoring-card odds of an unrevealed
+# First and Final card (the chance the next draw shows it, the cards before its pile).
+_PILE_SIZES = np.maximum(PILE_END - np.maximum(np.arange(PILE_CARDS + 1)[:, None], PILE_START),
+                         0).astype(np.int8)  # (35, 5)
+_BEFORE = np.cumsum(_PILE_SIZES, axis=1)
+_ODDS = np.stack([
+    np.where(_BEFORE[:, FIRST_PILE - 1] == 0, 1 / np.maximum(_PILE_SIZES[:, 2], 1), 0),
+    _BEFORE[:, FIRST_PILE - 1] / _BEFORE_FIRST,
+    np.where(_BEFORE[:, 3] == 0, 1 / np.maximum(_PILE_SIZES[:, 4], 1), 0),
+    _BEFORE[:, 3] / _BEFORE_FINAL], axis=1).astype(np.float32)  # (35, 4)
+_ONE_HOT = np.eye(NUM_FLAGSHIPS, dtype=np.int8)
+_BITS_SET = ((np.arange(64)[:, None] >> np.arange(NUM_FLAGSHIPS)) & 1).astype(np.int8)
+# The share of the flagships of a set carrying each colour (an empty set: 0).
+_BITS_SHARES = (_BITS_SET @ FLAG_CARRIES.astype(np.float32) / np.maximum(
+    _BITS_SET.sum(axis=1, keepdims=True), 1)).astype(np.float32)
+_CARRIES = FLAG_CARRIES.astype(np.float32)  # (6, 6): a known flagship's colours
+_FLAG_STATE = np.array([1, 2, 2, 3])  # revealed flagship: idle, build, voyage, expedition
+_BUILD_COLOUR = np.append(CONTRACT_COLOUR, -1)  # by build card, -1 none
+_BUILD_NEED = np.append(CONTRACT_TV, -1)
 
 
-def _seat_values(state: DiscoveriesState, p: np.ndarray, own: np.ndarray
-                 ) -> tuple[np.ndarray, np.ndarray]:
-    """Every seat's slot in seat order: (B, P, 95) int16 counts (the one-hot entries and the
-    flagship colour shares 0) and (B, P, 6) float32 colour shares; the flagship candidates
-    are the ones seat p may know."""
+def _seat_sources(state: DiscoveriesState, p: np.ndarray, own: np.ndarray
+                  ) -> tuple[np.ndarray, np.ndarray]:
+    """Every seat's sources in seat order, (B, P, 85) int16 (``_SEAT_SOURCES``), and its
+    flagship colour shares (B, P, 6) float32, the candidates as seat p may know them."""
     num, players = state.coins.shape
     coins = state.coins[:, :, None]
     vp = (state.vp_first + state.vp_final)[:, :, None]
     completed = state.completed[:, :, None]
+    hand = state.hand.astype(np.intp)
+    known = np.zeros((num, players, NUM_CONTRACTS + 1), dtype=np.int8)
+    seen = (hand >= 0) & (state.hand_public | own[:, :, None])
+    known[np.arange(num)[:, None, None], np.arange(players)[:, None],
+          np.where(seen, hand, NUM_CONTRACTS)] = 1
     ids = state.flag_id.astype(np.intp)
     # The flagships seat p has not seen (neither revealed nor its own), as a bit set.
-    seen = (state.flag_revealed << ids).sum(axis=1) | (1 << ids[np.arange(num), p])
+    unseen = 63 - ((state.flag_revealed << ids).sum(axis=1) | (1 << ids[np.arange(num), p]))
     knows = (state.flag_revealed | own)[:, :, None]
-    candidates = np.where(knows, _ONE_HOT[ids], _BITS_SET[63 - seen][:, None, :])
-    shares = np.where(knows, _CARRIES[ids], _BITS_SHARES[63 - seen][:, None, :])
+    candidates = np.where(knows, _ONE_HOT[ids], _BITS_SET[unseen][:, None, :])
+    shares = np.where(knows, _CARRIES[ids], _BITS_SHARES[unseen][:, None, :])
     revenue = state.voyage_revenue
     voyages = np.concatenate([revenue[..., None], np.minimum(revenue, REVENUE_SCALE)[..., None],
                               state.voyage_ships[..., None]], axis=3).reshape(num, players, 9)
-    counts = np.concatenate([
-        np.broadcast_to(_ZERO, (num, players, 1)), coins, np.minimum(coins, COINS_SCALE), vp,
-        np.minimum(vp, VP_SCALE), completed, TRACK[completed], state.hand_size[:, :, None],
-        np.broadcast_to(_ZERO, (num, players, NUM_CONTRACTS)), state.idle,
-        np.broadcast_to(_ZERO, (num, players, 4)), candidates,
-        np.broadcast_to(_ZERO, (num, players, NUM_COLOURS)), voyages,
+    sources = np.concatenate([
+        coins, np.minimum(coins, COINS_SCALE), vp, np.minimum(vp, VP_SCALE), completed,
+        TRACK[completed], state.hand_size[:, :, None], known[:, :, :NUM_CONTRACTS], state.idle,
+        (_FLAG_STATE[state.flag_where] * state.flag_revealed)[:, :, None], candidates, voyages,
         state.voyage_fleet.sum(axis=2, dtype=np.int16), state.jokers[:, :, None],
         state.reserves[:, :, None]], axis=2, dtype=np.int16)
-    return counts, shares
+    return sources, shares
 
 
 def observe(state: DiscoveriesState, player: int | np.ndarray) -> np.ndarray:
@@ -249,61 +290,49 @@ def observe(state: DiscoveriesState, player: int | np.ndarray) -> np.ndarray:
     num, players = state.coins.shape
     b = np.arange(num)
     p = np.broadcast_to(np.asarray(player, dtype=np.intp), (num,))
-    buf = np.zeros((num, OBS.size), dtype=np.float32)
-    buf[:, _HEAD] = _head_values(state, players)
-    building = np.flatnonzero(state.build_card >= 0)
-    if building.size:
-        buf[building, _BUILD_VALUES] = np.concatenate([
-            state.build_tv[building, None], state.build_ships[building],
-            (state.build_flag_tv[building] > 0)[:, None], state.build_jokers[building, None]],
-            axis=1, dtype=np.float32) * _BUILD_SCALE
-    rel = _relative(players)[p]  # (B, P + 1) slot of each seat (last: none, 4)
+    rel = _relative(players)[p]  # (B, P + 1) slot of each seat (last: no seat, 4)
     own = rel[:, :players] == 0
     order = (p[:, None] + np.arange(players)) % players  # (B, N) seat of each slot
-    at = AT["seats"]
-    slots = buf[:, at:at + MAX_SEATS * SEAT_SIZE].reshape(num, MAX_SEATS, SEAT_SIZE)
-    counts, shares = _seat_values(state, p, own)
-    seated = slots[:, :players]
-    np.multiply(counts[b[:, None], order], _SEAT_SCALE, out=seated)
-    seated[:, :, S_PRESENT] = 1
-    seated[:, :, S_FLAG_COLOURS:S_FLAG_COLOURS + NUM_COLOURS] = shares[b[:, None], order]
-    # The one-hot entries: each piece's position in the row, negative where none is set
-    # (the tables map a -1 value, their last entry, to -1 or to the piece's "none" entry).
-    seat_at = at + rel[:, :players] * SEAT_SIZE  # (B, P): each seat's slot
-    hand = state.hand.astype(np.intp)
-    held = hand >= 0
-    unseen = AT["unseen_contracts"]
-    owner = state.res_owner
+    seats, shares = _seat_sources(state, p, own)
     current = state.current_player
+    hand = state.hand.astype(np.intp)
+    unseen = np.zeros((num, NUM_CONTRACTS + 1), dtype=np.int8)
+    unseen[b[:, None], np.where(np.arange(NUM_CONTRACTS) >= state.deck_pos[:, None],
+                                state.contracts, NUM_CONTRACTS)] = 1
+    hidden = (hand >= 0) & ~state.hand_public & ~own[:, :, None]
+    unseen[b[:, None], np.where(hidden, hand, NUM_CONTRACTS).reshape(num, -1)] = 1
+    owner = state.res_owner
     fresh = (owner == current[:, None]) & (owner >= 0) & (
         state.res_turn == state.own_turns[b, current][:, None])
-    codes = [
-        _DECISION_AT[state.phase][:, None], _OPEN_AT[state.open_type][:, None],
-        _USED_AT[state.used][:, None], _TASK_AT[state.task[b, p]][:, None],
-        _TARGET_AT[state.target][:, None],
-        np.where(current >= 0, AT["acting_seat"] + rel[b, current], -1)[:, None],
-        np.where(np.arange(NUM_CONTRACTS) >= state.deck_pos[:, None],
-                 unseen + state.contracts.astype(np.intp), -1),
-        np.where(held & ~state.hand_public & ~own[:, :, None], unseen + hand, -1).reshape(num, -1),
-        np.where(held & (state.hand_public | own[:, :, None]), seat_at[:, :, None] + S_KNOWN
-                 + hand, -1).reshape(num, -1),
-        seat_at + S_FLAG_STATE + _FLAG_STATE[state.flag_where] * state.flag_revealed,
-        _MARKET_CODE[_MARKET_SLOT, state.offer], _MARKET_CODE[_MARKET_SLOT + MARKET_SLOTS,
-                                                              state.refill],
-        _DISPLAY_CODE[_DISPLAY_SLOT, state.display],
-        _EXP_CODE[_EXP_SLOT, state.exp_colour_set],
-        _RES_AT + rel[b[:, None], owner], np.where(fresh, _RES_AT + 5, -1)]
-    if building.size:
-        card = state.build_card
-        codes += [_BUILD_COLOUR_AT[card][:, None], _BUILD_NEED_AT[card][:, None],
-                  _BUILD_DURATION_AT[state.build_duration][:, None]]
-    codes = np.concatenate(codes, axis=1)
-    buf.reshape(-1)[(b[:, None] * OBS.size + codes)[codes >= 0]] = 1.0
-    # The free TV of the expeditions and the seats' ships on them, in p's order.
-    view = buf[:, AT["expeditions"]:AT["seats"]].reshape(num, NUM_EXPEDITIONS, EXP_SIZE)
-    view[:, :, 7] = (EXP_LIMIT - state.exp_used) * 0.125
     both = np.concatenate([np.concatenate([state.exp_count, state.exp_same], axis=2).reshape(
-        num, -1), np.broadcast_to(_ZERO, (num, 1))], axis=1)  # (B, 12 * 2P + 1)
-    ships = both[b[:, None], _expedition_order(players)[p]] * np.float32(0.125)
-    view[:, :, 8:8 + 2 * MAX_SEATS] = ships.reshape(num, NUM_EXPEDITIONS, 2 * MAX_SEATS)
-    return buf
+        num, -1), _ZERO_ONE[:, :1].repeat(num, axis=0)], axis=1)  # (B, 12 * 2P + 1)
+    pos = state.pile_pos.astype(np.intp)
+    first_in, final_in = state.first_reveal < 0, state.final_reveal < 0
+    turn = state.turn
+    card = state.build_card
+    source = np.concatenate([
+        state.phase[:, None], state.open_type[:, None], NUM_USED[state.used][:, None],
+        state.used[:, None] >> _USED_BITS & 1, turn[:, None], ~first_in[:, None],
+        state.first_done[:, None], ~final_in[:, None],
+        ((state.first_reveal + players - turn) * (~first_in & ~state.first_done))[:, None],
+        ((state.final_reveal + players - turn) * (~final_in & ~state.done))[:, None],
+        _PILE_SIZES[pos], state.pile_ships, (NUM_CONTRACTS - state.deck_pos)[:, None],
+        state.task[b, p][:, None], state.target[:, None],
+        np.where(current >= 0, rel[b, current], -1)[:, None], unseen[:, :NUM_CONTRACTS],
+        state.offer, state.refill, rel[b[:, None], owner], fresh, state.display,
+        state.exp_colour_set, EXP_LIMIT - state.exp_used,
+        both[b[:, None], _expedition_order(players)[p]], _BUILD_COLOUR[card][:, None],
+        _BUILD_NEED[card][:, None], state.build_duration[:, None], state.build_tv[:, None],
+        state.build_ships, (state.build_flag_tv > 0)[:, None], state.build_jokers[:, None],
+        _ZERO_ONE.repeat(num, axis=0), seats[b[:, None], order].reshape(num, -1)],
+        axis=1, dtype=np.int16)
+    column, scale, code, shares_at = _plan(players)
+    counts = source[:, column]
+    obs = counts * scale
+    obs += counts == code
+    odds = _ODDS[pos]  # a copy: the odds of the cards still in their piles
+    odds[:, :2] *= first_in[:, None]
+    odds[:, 2:] *= final_in[:, None]
+    obs[:, _ODDS_AT] = odds
+    obs[:, shares_at] = shares[b[:, None], order].reshape(num, -1)
+    return obs
