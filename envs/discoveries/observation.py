@@ -103,7 +103,7 @@ _TABLE_SOURCES = (
     ("pile_ships", NUM_TYPES), ("deck_left", 1), ("task", 1), ("target", 1), ("actor", 1),
     ("unseen", NUM_CONTRACTS), ("market", 2 * MARKET_SLOTS), ("res_rel", NUM_RES_SLOTS),
     ("fresh", NUM_RES_SLOTS), ("display", DISPLAY_SLOTS), ("exp_colour", NUM_EXPEDITIONS),
-    ("exp_free", NUM_EXPEDITIONS), ("exp_seats", NUM_EXPEDITIONS * 2 * MAX_SEATS),
+    ("exp_free", NUM_EXPEDITIONS),
     ("build_colour", 1), ("build_need", 1), ("build_duration", 1), ("build_tv", 1),
     ("build_ships", NUM_TYPES), ("build_flag", 1), ("build_jokers", 1), ("zero", 1),
     ("one", 1))
@@ -112,7 +112,8 @@ _SEAT_SOURCES = (
     ("coins", 1), ("coins_clipped", 1), ("vp", 1), ("vp_clipped", 1), ("completed", 1),
     ("track", 1), ("hand", 1), ("known", NUM_CONTRACTS), ("idle", NUM_TYPES),
     ("flag_state", 1), ("candidates", NUM_FLAGSHIPS), ("voyages", 9),
-    ("voyage_ships", NUM_TYPES), ("jokers", 1), ("reserves", 1))
+    ("voyage_ships", NUM_TYPES), ("jokers", 1), ("reserves", 1),
+    ("exp_ships", NUM_EXPEDITIONS), ("exp_same", NUM_EXPEDITIONS))
 
 
 def _offsets(sources: tuple[tuple[str, int], ...]) -> tuple[dict[str, int], int]:
@@ -172,7 +173,6 @@ def _plan(players: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
         at = AT["expeditions"] + e * EXP_SIZE
         hot(at, t["exp_colour"] + e, [*range(NUM_COLOURS), -1])
         count(at + 7, t["exp_free"] + e, 1 / 8)
-        count(at + 8, t["exp_seats"] + 2 * MAX_SEATS * e, 1 / 8, 2 * MAX_SEATS)
     for j in range(players):
         seat, column = AT["seats"] + j * SEAT_SIZE, _TABLE_SIZE + j * _SEAT_SOURCE_SIZE
         c = {name: column + at for name, at in _SEAT_AT.items()}
@@ -193,6 +193,10 @@ def _plan(players: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
         count(seat + S_VOYAGE_SHIPS, c["voyage_ships"], 1 / _COPIES_MAX, NUM_TYPES)
         count(seat + S_JOKERS, c["jokers"], 1 / MAX_JOKERS)
         count(seat + S_RESERVES, c["reserves"], 1 / MAX_RESERVATIONS)
+        for e in range(NUM_EXPEDITIONS):  # the seat's ships on the expeditions, slot j
+            at = AT["expeditions"] + e * EXP_SIZE
+            count(at + 8 + j, c["exp_ships"] + e, 1 / 8)
+            count(at + 12 + j, c["exp_same"] + e, 1 / 8)
     hot(AT["own_task"], t["task"], range(4))
     hot(AT["target_expedition"], t["target"], range(NUM_EXPEDITIONS))
     build = AT["build"]
@@ -214,21 +218,6 @@ def _relative(players: int) -> np.ndarray:
     -1: no owner) reads 4, the reservation piece's "none" entry."""
     table = (np.arange(players)[None, :] - np.arange(players)[:, None]) % players
     return np.concatenate([table, np.full((players, 1), MAX_SEATS)], axis=1)
-
-
-@functools.cache
-def _expedition_order(players: int) -> np.ndarray:
-    """(P, 12 * 8) intp: for each observing seat p, where the expedition piece's per-seat
-    counts (ships, then card-coloured ships, of slots 0..3) are in the (12, 2P) counts of a
-    row, flattened; slots beyond P read a zero column (index 12 * 2P)."""
-    table = np.full((players, NUM_EXPEDITIONS, 2, MAX_SEATS), NUM_EXPEDITIONS * 2 * players)
-    for p in range(players):
-        for j in range(players):
-            seat = (p + j) % players
-            for kind in range(2):
-                table[p, :, kind, j] = np.arange(NUM_EXPEDITIONS) * 2 * players + (
-                    kind * players + seat)
-    return table.reshape(players, -1)
 
 
 _USED_BITS = np.arange(4)
@@ -256,7 +245,7 @@ _BUILD_NEED = np.append(CONTRACT_TV, -1)
 
 def _seat_sources(state: DiscoveriesState, p: np.ndarray, own: np.ndarray
                   ) -> tuple[np.ndarray, np.ndarray]:
-    """Every seat's sources in seat order, (B, P, 85) int16 (``_SEAT_SOURCES``), and its
+    """Every seat's sources in seat order, (B, P, 109) int16 (``_SEAT_SOURCES``), and its
     flagship colour shares (B, P, 6) float32, the candidates as seat p may know them."""
     num, players = state.coins.shape
     coins = state.coins[:, :, None]
@@ -281,7 +270,8 @@ def _seat_sources(state: DiscoveriesState, p: np.ndarray, own: np.ndarray
         TRACK[completed], state.hand_size[:, :, None], known[:, :, :NUM_CONTRACTS], state.idle,
         (_FLAG_STATE[state.flag_where] * state.flag_revealed)[:, :, None], candidates, voyages,
         state.voyage_fleet.sum(axis=2, dtype=np.int16), state.jokers[:, :, None],
-        state.reserves[:, :, None]], axis=2, dtype=np.int16)
+        state.reserves[:, :, None], state.exp_count.transpose(0, 2, 1),
+        state.exp_same.transpose(0, 2, 1)], axis=2, dtype=np.int16)
     return sources, shares
 
 
@@ -304,8 +294,6 @@ def observe(state: DiscoveriesState, player: int | np.ndarray) -> np.ndarray:
     owner = state.res_owner
     fresh = (owner == current[:, None]) & (owner >= 0) & (
         state.res_turn == state.own_turns[b, current][:, None])
-    both = np.concatenate([np.concatenate([state.exp_count, state.exp_same], axis=2).reshape(
-        num, -1), _ZERO_ONE[:, :1].repeat(num, axis=0)], axis=1)  # (B, 12 * 2P + 1)
     pos = state.pile_pos.astype(np.intp)
     first_in, final_in = state.first_reveal < 0, state.final_reveal < 0
     turn = state.turn
@@ -320,8 +308,7 @@ def observe(state: DiscoveriesState, player: int | np.ndarray) -> np.ndarray:
         state.task[b, p][:, None], state.target[:, None],
         np.where(current >= 0, rel[b, current], -1)[:, None], unseen[:, :NUM_CONTRACTS],
         state.offer, state.refill, rel[b[:, None], owner], fresh, state.display,
-        state.exp_colour_set, EXP_LIMIT - state.exp_used,
-        both[b[:, None], _expedition_order(players)[p]], _BUILD_COLOUR[card][:, None],
+        state.exp_colour_set, EXP_LIMIT - state.exp_used, _BUILD_COLOUR[card][:, None],
         _BUILD_NEED[card][:, None], state.build_duration[:, None], state.build_tv[:, None],
         state.build_ships, (state.build_flag_tv > 0)[:, None], state.build_jokers[:, None],
         _ZERO_ONE.repeat(num, axis=0), seats[b[:, None], order].reshape(num, -1)],
