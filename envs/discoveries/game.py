@@ -373,6 +373,8 @@ class DiscoveriesGame(Game[DiscoveriesState]):
         card = np.full(rows.size, _NONE, dtype=np.int8)
         pending = np.arange(rows.size)
         for _ in range(2):
+            if not pending.size:
+                break
             sub = rows[pending]
             pos = state.pile_pos[sub].astype(np.intp)
             left = pos < PILE_CARDS

@@ -176,12 +176,18 @@ def play_options(state: DiscoveriesState, v: Seat, flag_colours: np.ndarray,
     return ok & (cards >= 0)
 
 
+def _may_sail(v: Seat) -> np.ndarray:
+    """(R,) bool: the seat has a coin and an idle ship (or flagship), without which no
+    SEND_TO_EXPEDITION or PLAY_CONTRACT is legal, whatever its hand or flagship."""
+    return (v.coins >= 1) & (v.idle.any(axis=1) | v.flag_idle)
+
+
 def main_mask(state: DiscoveriesState, rows: np.ndarray) -> np.ndarray:
     """(R, 134) bool: the MAIN decision (§4.2)."""
     v = Seat(state, rows)
     turn = turn_options(state, rows)
     mask = public_main(state, v, turn)
-    go = np.flatnonzero(turn[:, 3])
+    go = np.flatnonzero(turn[:, 3] & _may_sail(v))
     if go.size:
         sub = v.subset(go)
         flag_colours = FLAG_CARRIES[sub.flag_id]
@@ -234,7 +240,7 @@ def main_forced(state: DiscoveriesState, rows: np.ndarray) -> np.ndarray:
     v, turn = Seat(state, rows[left]), turn[left]
     other = public_main(state, v, turn)[:, 1:].any(axis=1)
     forced[left] = ~other
-    check = np.flatnonzero(~other & turn[:, 3])
+    check = np.flatnonzero(~other & turn[:, 3] & _may_sail(v))
     if check.size:
         v = v.subset(check)
         flag_colours = public_flag_colours(state, v.rows, v.seat)
