@@ -99,3 +99,18 @@ def test_invariants_of_200_contract_biased_games(players):
     missing = [name for name in CONTRACT_EVENTS if not events[name]]
     assert not missing, f"never met: {missing}"
     assert events["truncated"] == 0
+
+
+def test_soak_plays_the_contract_biased_policy(capsys):
+    """``benchmarks.soak --policy contract_biased``: the policy from agents.discoveries'
+    SOAK_POLICIES plays every seat; a name that is neither is a usage error."""
+    from benchmarks import soak
+
+    assert soak.main(["--env", "discoveries", "--players", "3", "--games", "4", "--batch", "4",
+                      "--policy", "contract_biased", "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    assert "discoveries 3p (contract_biased): 4 games clean, 0 truncated" in out
+    assert "automatic MAIN" in out
+    with pytest.raises(SystemExit):
+        soak.main(["--env", "discoveries", "--games", "1", "--policy", "nobody"])
+    assert "valid: uniform, contract_biased, random" in capsys.readouterr().err
