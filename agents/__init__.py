@@ -1,8 +1,10 @@
 """Agents that act on a batch of games: random, scripted baselines, trained policies.
 
     import agents
-    agents.list_agents("cairo")                       # ["random", <the scripted baselines>]
+    agents.list_agents("cairo")          # ["random", <the scripted baselines>, "ismcts"]
     agent = agents.make_agent("random", "cairo", num_players=3, seed=0)
+    agent = agents.make_agent("ismcts", "cairo", num_players=3, simulations=200)
+    agent = agents.make_agent("ismcts:simulations=200:rollout_depth=10", "cairo", 3)
     agent = agents.make_agent("runs/cairo/best.zip", "cairo", num_players=3)
     actions = agent.act(game, state, player)          # (B,) int64
 
@@ -13,6 +15,11 @@ Where agents come from:
   ``BASELINES: dict[str, factory]``, ``factory(num_players, seed) -> Agent``. It is imported on
   first use, so ``import agents`` stays cheap and a game without baselines needs no module.
   ``register_baselines`` adds more at run time (tests register toy baselines this way).
+* ``"ismcts"``: information-set MCTS over ``resample_hidden`` determinisations, for every game
+  (``agents.ismcts``); options as keywords of ``make_agent`` or as ``ismcts:name=value:...``,
+  over the game's own defaults (``ISMCTS`` in ``agents/<env_id>.py``).
+  It is a search agent, not a scripted baseline: the training pool and a tournament's default
+  agent list leave it out (``list_baselines``).
 * A checkpoint path: a trained policy, loaded by ``agents.policy.load_policy_agent``
   (written with the self-play trainer, imported only when a path is given).
 
@@ -26,6 +33,7 @@ import importlib
 import inspect
 import os
 from collections.abc import Callable, Mapping
+from typing import Any
 
 from agents.base import Agent
 from agents.random_agent import RandomAgent
@@ -35,12 +43,11 @@ AgentFactory = Callable[[int, int], Agent]
 """``factory(num_players, seed) -> Agent``."""
 
 RANDOM = "random"
+SEARCH = ("ismcts",)  # search agents of every game (agents.ismcts)
 CHECKPOINT_SUFFIXES = (".zip", ".pt", ".pth", ".ckpt")
 
 # Baselines added at run time, per env id, in registration order.
 _REGISTERED: dict[str, dict[str, AgentFactory]] = {}
-# Modules of agents/ that are not per-game baseline modules.
-_NOT_GAME_MODULES = frozenset({"base", "arena", "hints", "random_agent", "policy", "testing"})
 
 
 def register_baselines(env_id: str, baselines: Mapping[str, AgentFactory]) -> None:
@@ -52,7 +59,7 @@ def register_baselines(env_id: str, baselines: Mapping[str, AgentFactory]) -> No
     known = _baselines(env_id)
     for name, factory in baselines.items():
         _check_name(name)
-        if name in known or name == RANDOM:
+        if name in known or name == RANDOM or name in SEARCH:
             raise ValueError(f"agent {name!r} already exists for {env_id!r}")
         if not callable(factory):
             raise ValueError(f"baseline {name!r}: factory must be callable, got {factory!r}")
@@ -67,15 +74,23 @@ def unregister_baselines(env_id: str, names: list[str] | None = None) -> None:
 
 
 def list_agents(env_id: str) -> list[str]:
-    """Names of the built-in agents of ``env_id``: ``"random"`` first, then its baselines.
+    """Names of the built-in agents of ``env_id``: ``"random"`` first, then its scripted
+    baselines, then the search agents.
 
     Raises:
         ValueError: unknown env id (the registry's message, naming the valid ids).
     """
-    return [RANDOM, *_baselines(env_id)]
+    return [RANDOM, *_baselines(env_id), *SEARCH]
 
 
-def make_agent(name_or_path: str, env_id: str, num_players: int, seed: int = 0) -> Agent:
+def list_baselines(env_id: str) -> list[str]:
+    """The scripted baselines of ``env_id`` alone (the training pool's scripted opponents,
+    the action hints, a tournament's default field besides random)."""
+    return list(_baselines(env_id))
+
+
+def make_agent(name_or_path: str, env_id: str, num_players: int, seed: int = 0,
+               **options: Any) -> Agent:
     """One agent for ``env_id`` with ``num_players`` seats.
 
     Args:
@@ -85,6 +100,8 @@ def make_agent(name_or_path: str, env_id: str, num_players: int, seed: int = 0) 
         env_id: the game.
         num_players: seats of the games it will play (a policy is trained for one count).
         seed: seeds the agent's own randomness (random choices, tie-breaks, sampling).
+        options: a search agent's options (``simulations=200``); also written into the name
+            (``"ismcts:simulations=200"``).
 
     Raises:
         ValueError: unknown env id, unsupported player count, unknown name, or a checkpoint
@@ -99,6 +116,16 @@ def make_agent(name_or_path: str, env_id: str, num_players: int, seed: int = 0) 
         )
     if not isinstance(name_or_path, str):
         raise ValueError(f"agent name must be a string, got {name_or_path!r}")
+    base, _, written = name_or_path.partition(":")
+    if base in SEARCH and not looks_like_checkpoint(base):
+        from agents.ismcts import ISMCTSAgent, parse_options
+
+        agent = ISMCTSAgent(num_players, seed=seed, env_id=env_id,
+                            **{**_search_defaults(env_id), **parse_options(written), **options})
+        agent.name = name_or_path
+        return agent
+    if options:
+        raise ValueError(f"agent {name_or_path!r} takes no options, got {sorted(options)}")
     if name_or_path == RANDOM:
         return RandomAgent(seed)
     baselines = _baselines(env_id)
@@ -126,17 +153,26 @@ def _baselines(env_id: str) -> dict[str, AgentFactory]:
     """The scripted baselines of ``env_id``: its module's, then the registered ones."""
     game_class(env_id)  # unknown env ids fail here with the registry's message
     table: dict[str, AgentFactory] = {}
-    if env_id not in _NOT_GAME_MODULES:
-        module_name = f"{__name__}.{env_id}"
-        try:
-            module = importlib.import_module(module_name)
-        except ModuleNotFoundError as error:
-            if error.name != module_name:  # the module exists but one of its imports failed
-                raise
-        else:
-            table.update(getattr(module, "BASELINES", {}))
+    module_name = f"{__name__}.{env_id}"
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as error:
+        if error.name != module_name:  # the module exists but one of its imports failed
+            raise
+    else:
+        table.update(getattr(module, "BASELINES", {}))  # a game module is one that has them
     table.update(_REGISTERED.get(env_id, {}))
     return table
+
+
+def _search_defaults(env_id: str) -> dict[str, Any]:
+    """A game's own defaults of the search agent (``ISMCTS`` of ``agents/<env_id>.py``, e.g.
+    the scripted baseline that guides it)."""
+    try:
+        module = importlib.import_module(f"{__name__}.{env_id}")
+    except ModuleNotFoundError:
+        return {}
+    return dict(getattr(module, "ISMCTS", {}))
 
 
 def _check_name(name: str) -> None:
@@ -181,6 +217,7 @@ __all__ = [
     "Agent",
     "AgentFactory",
     "list_agents",
+    "list_baselines",
     "looks_like_checkpoint",
     "make_agent",
     "register_baselines",

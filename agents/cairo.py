@@ -582,7 +582,7 @@ class CairoScriptedAgent:
 
 
 class GreedyVPBuilderAgent(CairoScriptedAgent):
-    """§11.1 Greedy VP builder: the best-valued legal main action, drawing below 1 VP."""
+    """§11, idea 1: Greedy VP builder: the best-valued legal main action, drawing below 1 VP."""
 
     name = "greedy"
     medal_weight = 1.0
@@ -622,7 +622,7 @@ class GreedyVPBuilderAgent(CairoScriptedAgent):
 
 
 class EconomistAgent(CairoScriptedAgent):
-    """§11.2 Economist, "cash then build": coins first, expansions only paid in full."""
+    """§11, idea 2: Economist, "cash then build": coins first, expansions only paid in full."""
 
     name = "economist"
     barker_when_none = 0.45
@@ -671,7 +671,7 @@ class EconomistAgent(CairoScriptedAgent):
 
 
 class MedalHunterAgent(GreedyVPBuilderAgent):
-    """§11.3 Medal hunter / blocker: greedy with medal swings doubled, blocking expansions,
+    """§11, idea 3: Medal hunter / blocker: greedy with medal swings doubled, blocking expansions,
     and the end trigger pulled only while leading."""
 
     name = "medal_hunter"
@@ -716,3 +716,6 @@ BASELINES = {
     "economist": EconomistAgent,
     "medal_hunter": MedalHunterAgent,
 }
+
+# The search agent's defaults for cairo (agents.ismcts): guided by the strongest baseline.
+ISMCTS = {"guide": "medal_hunter"}

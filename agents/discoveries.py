@@ -6,12 +6,12 @@
 Two strategies, each answering every decision (MAIN, the expedition pick, the contract
 build) by valuing every legal action in VP-equivalents and playing the best one:
 
-* ``trader_explorer`` (``TraderExplorerAgent``, §11.1): plays a feasible hand contract on the
+* ``trader_explorer`` (``TraderExplorerAgent``, §11 item 1): plays a feasible hand contract on the
   longest voyage that still returns before the end, keeps the ships a hand contract needs,
   sends the others to the expedition that pays best (pending First value, Final value, and
   the own special task), buys ships in the colours of its contracts or of open expeditions,
   takes face-up contracts in colours it owns while its hand holds two or fewer, else coins.
-* ``expedition_rusher`` (``ExpeditionRusherAgent``, §11.2): ignores contracts (it plays one
+* ``expedition_rusher`` (``ExpeditionRusherAgent``, §11 item 2): ignores contracts (it plays one
   only when the ships it owns complete it at once, for one turn), buys cheap TV1 and TV2
   ships while it can still pay to send them, sends them at once to the expeditions where
   they score most (small, same-colour, own-established or empty ones first), else coins.
@@ -290,7 +290,7 @@ class DiscoveriesScriptedAgent:
 
 
 class TraderExplorerAgent(DiscoveriesScriptedAgent):
-    """§11.1, balanced greedy: contracts for money and the track, spare ships to
+    """§11 item 1, balanced greedy: contracts for money and the track, spare ships to
     expeditions."""
 
     name = "trader_explorer"
@@ -318,12 +318,12 @@ class TraderExplorerAgent(DiscoveriesScriptedAgent):
         return np.concatenate([face, blind[:, None]], axis=1)
 
     def _play_preference(self, value: np.ndarray) -> np.ndarray:
-        """The longest voyage that returns in time (§11.1), large contracts first."""
+        """The longest voyage that returns in time (§11 item 1), large contracts first."""
         return value + 2.0 + 0.2 * CONTRACT_TV[None, :, None]
 
 
 class ExpeditionRusherAgent(DiscoveriesScriptedAgent):
-    """§11.2: cheap ships bought and sent at once; contracts only when already complete."""
+    """§11 item 2: cheap ships bought and sent at once; contracts only when already complete."""
 
     name = "expedition_rusher"
     buy_tv3 = -1.5
@@ -384,3 +384,4 @@ BASELINES = {
     "expedition_rusher": ExpeditionRusherAgent,
 }
 SOAK_POLICIES = {"contract_biased": ContractBiasedRandomAgent}
+ISMCTS = {"guide": "trader_explorer"}  # agents.ismcts's defaults: the strongest baseline guides

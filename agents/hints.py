@@ -50,9 +50,9 @@ class ActionHints:
     def _hint_agents(self, game: Game) -> list:
         key = (game.ENV_ID, game.num_players)
         if key not in self._agents:
-            from agents import list_agents, make_agent
+            from agents import list_baselines, make_agent
 
-            valid = [n for n in list_agents(game.ENV_ID) if n != "random"]
+            valid = list_baselines(game.ENV_ID)
             agents = []
             for name in self.names:
                 if name not in valid:

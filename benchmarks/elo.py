@@ -187,6 +187,18 @@ class EloFit:
     level: float  # confidence level of [low, high], e.g. 0.95
     num_samples: int  # bootstrap refits
     smoothing: float
+    samples: np.ndarray | None = None  # (num_samples, k) the bootstrap refits
+
+    def difference(self, first: str, second: str) -> tuple[float, float, float]:
+        """Elo of ``first`` minus ``second``: the fit's and its bootstrap interval (the
+        percentiles of the refits' differences, so the two ratings' co-variation counts)."""
+        i, j = self.names.index(first), self.names.index(second)
+        point = float(self.ratings[i] - self.ratings[j])
+        if self.samples is None:
+            return point, point, point
+        tail = (1.0 - self.level) / 2 * 100
+        low, high = np.percentile(self.samples[:, i] - self.samples[:, j], [tail, 100 - tail])
+        return point, float(low), float(high)
 
     def as_dict(self) -> dict[str, tuple[float, float, float]]:
         """name -> (rating, low, high)."""
@@ -247,9 +259,9 @@ def elo_ratings(
         tail = (1.0 - level) / 2 * 100
         low, high = np.percentile(samples, [tail, 100 - tail], axis=0)
     else:
-        low, high = ratings.copy(), ratings.copy()
+        low, high, samples = ratings.copy(), ratings.copy(), None
     return EloFit(names, ratings, low, high, anchor, anchor_rating, level,
-                  num_samples if num_blocks > 1 else 0, smoothing)
+                  num_samples if num_blocks > 1 else 0, smoothing, samples)
 
 
 # ----------------------------------------------------------------------- OpenSkill

@@ -35,6 +35,7 @@ seeds, games and players.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import csv
 import dataclasses
 import io
@@ -91,8 +92,10 @@ def agent_seed(seed: int, arrangement: int, seat: int) -> int:
     return int(np.random.SeedSequence([seed, arrangement, seat]).generate_state(1)[0])
 
 
-def play_arrangement(game: Game, seat_agents: Sequence, num_games: int, seed: int) -> MatchResult:
-    """The games of one seat arrangement, ``num_games`` deals from ``seed`` on.
+def play_arrangement(game: Game, seat_agents: Sequence, num_games: int, seed: int,
+                     record: int = 0) -> MatchResult:
+    """The games of one seat arrangement, ``num_games`` deals from ``seed`` on (the records
+    of the first ``record`` kept).
 
     The unit of work of the local loop and of a Ray task alike. Plays in chunks of at most
     ``MAX_BATCH`` games; game i is seeded ``seed + i`` either way.
@@ -100,7 +103,8 @@ def play_arrangement(game: Game, seat_agents: Sequence, num_games: int, seed: in
     parts = []
     for start in range(0, num_games, MAX_BATCH):
         size = min(MAX_BATCH, num_games - start)
-        parts.append(play_match(game, seat_agents, size, seed=seed + start))
+        parts.append(play_match(game, seat_agents, size, seed=seed + start,
+                                record=max(0, record - start)))
     if len(parts) == 1:
         return parts[0]
     return MatchResult(
@@ -108,6 +112,7 @@ def play_arrangement(game: Game, seat_agents: Sequence, num_games: int, seed: in
         rewards=np.concatenate([p.rewards for p in parts]),
         truncated=np.concatenate([p.truncated for p in parts]),
         decisions=sum(p.decisions for p in parts),
+        records=[r for p in parts for r in p.records],
     )
 
 
@@ -139,6 +144,7 @@ class TournamentResult:
     decisions: int  # decisions taken over all games
     elapsed_s: float  # wall-clock seconds of play
     used_ray: bool = False
+    records: list = dataclasses.field(default_factory=list)  # envs.records.Recorder
 
     @property
     def num_games(self) -> int:
@@ -281,12 +287,15 @@ class TournamentResult:
         return buffer.getvalue()
 
     def write(self, out_dir: str | os.PathLike) -> tuple[Path, Path]:
-        """Write ``<out_dir>/<env_id>_elo.md`` and ``.csv``; returns both paths."""
+        """Write ``<out_dir>/<env_id>_elo.md`` and ``.csv`` (and the saved game records as
+        ``<out_dir>/<env_id>_games/game_<k>.jsonl``); returns the tables' paths."""
         out = Path(out_dir)
         out.mkdir(parents=True, exist_ok=True)
         md, table = out / f"{self.env_id}_elo.md", out / f"{self.env_id}_elo.csv"
         md.write_text(self.to_markdown())
         table.write_text(self.to_csv())
+        for k, recorder in enumerate(self.records):
+            recorder.write(out / f"{self.env_id}_games" / f"game_{k:04d}.jsonl")
         return md, table
 
 
@@ -305,6 +314,7 @@ def run_tournament(
     ray_address: str | None = None,
     progress: bool = True,
     bootstrap_samples: int = 1000,
+    save_games: int = 0,
 ) -> TournamentResult:
     """Play a seat-balanced duplicate tournament and rate the agents.
 
@@ -312,7 +322,8 @@ def run_tournament(
         env_id: the game.
         num_players: seats per game (None: the game's default count).
         agent_names: names from ``agents.list_agents(env_id)`` or checkpoint paths, as a
-            list or a comma-separated string; at least two, no repeats.
+            list or a comma-separated string; at least two, no repeats. ``label=path``
+            names a checkpoint ``label`` in the tables.
         num_games: games to play at least; rounded up to a whole number of deals per seat
             arrangement (the result's ``num_games`` is what was played).
         seed: deals are seeded from here on; agents' seeds derive from it.
@@ -320,6 +331,8 @@ def run_tournament(
         ray_address: a Ray cluster to connect to; None starts (or reuses) a local Ray.
         progress: show a tqdm progress bar.
         bootstrap_samples: refits for the Elo confidence intervals.
+        save_games: keep the game records (``envs.records``) of the first this many games
+            (in schedule order), in the result's ``records``.
 
     Raises:
         ValueError: unknown env id, unsupported player count, unknown or repeated agents,
@@ -328,19 +341,21 @@ def run_tournament(
     """
     game = make_game(env_id, num_players)
     num_players = game.num_players
-    names = _parse_names(agent_names)
+    names, specs = _parse_names(agent_names)
     if isinstance(num_games, bool) or not isinstance(num_games, (int, np.integer)) \
             or num_games < 1:
         raise ValueError(f"num_games must be a positive int, got {num_games!r}")
-    for name in names:  # every agent is made once before any game: bad names fail here
-        agent_registry.make_agent(name, env_id, num_players, seed=seed)
+    for spec in specs:  # every agent is made once before any game: bad names fail here
+        agent_registry.make_agent(spec, env_id, num_players, seed=seed)
     schedule = seat_arrangements(len(names), num_players)
     games_each = math.ceil(num_games / len(schedule))
     jobs = [
         (
-            [agent_registry.make_agent(names[a], env_id, num_players, agent_seed(seed, i, s))
+            [_labelled(agent_registry.make_agent(specs[a], env_id, num_players,
+                                                 agent_seed(seed, i, s)), names[a])
              for s, a in enumerate(seats)],
             seed + lineup * games_each,
+            max(0, min(games_each, save_games - i * games_each)),
         )
         for i, (seats, lineup) in enumerate(schedule)
     ]
@@ -353,8 +368,9 @@ def run_tournament(
             results = _play_on_ray(game, jobs, games_each, ray_address, bar)
         else:
             results = []
-            for seat_agents, deal_seed in jobs:
-                results.append(play_arrangement(game, seat_agents, games_each, deal_seed))
+            for seat_agents, deal_seed, record in jobs:
+                results.append(play_arrangement(game, seat_agents, games_each, deal_seed,
+                                                record))
                 bar.update(games_each)
     finally:
         bar.close()
@@ -392,21 +408,34 @@ def run_tournament(
         decisions=sum(r.decisions for r in results),
         elapsed_s=elapsed,
         used_ray=use_ray,
+        records=[r for result in results for r in result.records],
     )
 
 
-def _parse_names(agent_names: Sequence[str] | str) -> list[str]:
+def _parse_names(agent_names: Sequence[str] | str) -> tuple[list[str], list[str]]:
+    """The agents' labels and what makes each (a name or a path; ``label=path`` entries)."""
     if isinstance(agent_names, str):
         agent_names = agent_names.split(",")
-    names = [n.strip() for n in agent_names]
-    if any(not n for n in names):
+    entries = [n.strip() for n in agent_names]
+    if any(not n for n in entries):
         raise ValueError(f"empty agent name in {list(agent_names)!r}")
+    pairs = [entry.partition("=")[::2] if "=" in entry else (entry, entry) for entry in entries]
+    names, specs = [label.strip() for label, _ in pairs], [spec.strip() for _, spec in pairs]
+    if any(not n for n in names + specs):
+        raise ValueError(f"an empty label or path in {entries!r} (write label=path)")
     repeated = sorted({n for n in names if names.count(n) > 1})
     if repeated:
         raise ValueError(f"agents repeated in the tournament: {repeated}")
     if len(names) < 2:
         raise ValueError(f"a tournament needs at least 2 agents, got {names}")
-    return names
+    return names, specs
+
+
+def _labelled(agent: Any, label: str) -> Any:
+    """The agent named as the tournament's tables (and game records) call it."""
+    with contextlib.suppress(AttributeError):  # a read-only name: the tables use the label
+        agent.name = label
+    return agent
 
 
 def git_revision() -> str:
@@ -458,8 +487,8 @@ def _play_on_ray(game: Game, jobs: list, games_each: int, address: str | None,
     try:
         task = ray.remote(play_arrangement)
         game_ref = ray.put(game)
-        pending = {task.remote(game_ref, seat_agents, games_each, deal_seed): i
-                   for i, (seat_agents, deal_seed) in enumerate(jobs)}
+        pending = {task.remote(game_ref, seat_agents, games_each, deal_seed, record): i
+                   for i, (seat_agents, deal_seed, record) in enumerate(jobs)}
         results: list[MatchResult | None] = [None] * len(jobs)
         waiting = list(pending)
         while waiting:
@@ -485,13 +514,18 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--players", type=int, default=None,
                         help="seats per game (default: the game's default count)")
     parser.add_argument("--agents", default=None,
-                        help="comma-separated agent names or checkpoint paths "
-                             "(default: every built-in agent of the game)")
+                        help="comma-separated agent names or checkpoint paths (label=path "
+                             "names one; ismcts:simulations=200 sets a search agent's "
+                             "options; default: random and the game's scripted baselines)")
     parser.add_argument("--games", type=int, default=600,
                         help="games to play, rounded up to whole duplicate deals (600)")
     parser.add_argument("--seed", type=int, default=0, help="first deal seed (0)")
-    parser.add_argument("--out", default="runs/tournaments",
-                        help="folder for the Markdown and CSV tables (runs/tournaments)")
+    parser.add_argument("--out", default=None,
+                        help="folder for the Markdown and CSV tables, <out>/<env>_elo.md "
+                             "(default: a new folder per run, runs/tournaments/<env>_<time>)")
+    parser.add_argument("--save-games", type=int, default=0,
+                        help="save the records of the first N games (envs.records) beside "
+                             "the tables, for python -m envs.replay (default: 0)")
     parser.add_argument("--bootstrap", type=int, default=1000,
                         help="bootstrap refits for the Elo intervals (1000)")
     parser.add_argument("--ray", action="store_true",
@@ -507,16 +541,26 @@ def main(argv: Sequence[str] | None = None) -> TournamentResult:
     args = parser.parse_args(argv)
     cli.env_ids(parser, args.env)
     args.players = cli.player_count(parser, args.env, args.players)
+    if args.games < 1 or args.save_games < 0:
+        parser.error("--games must be positive and --save-games not negative")
     retain_freed_memory()  # batched play: see envs.core.memory
-    names = args.agents if args.agents is not None else agent_registry.list_agents(args.env)
+    names = args.agents if args.agents is not None else [
+        agent_registry.RANDOM, *agent_registry.list_baselines(args.env)]
     result = run_tournament(
         args.env, args.players, names, args.games, seed=args.seed,
         use_ray=args.ray or args.ray_address is not None, ray_address=args.ray_address,
-        progress=args.progress, bootstrap_samples=args.bootstrap,
+        progress=args.progress, bootstrap_samples=args.bootstrap, save_games=args.save_games,
     )
     print(result.to_markdown())
-    md, table = result.write(args.out)
-    print(f"wrote {md} and {table}")
+    if result.num_games != args.games:
+        print(f"note: {args.games} games asked, {result.num_games} played: every one of the "
+              f"{len(result.arrangements)} seat arrangements plays the same deals")
+    out = args.out or Path("runs/tournaments") / (
+        f"{args.env}_{args.players}p_{time.strftime('%Y%m%d-%H%M%S')}")
+    md, table = result.write(out)
+    print(f"wrote {md} and {table}"
+          + (f" and {len(result.records)} game records in {md.parent / (args.env + '_games')}"
+             if result.records else ""))
     return result
 
 

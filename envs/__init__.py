@@ -19,11 +19,17 @@ register("discoveries", "envs.discoveries:DiscoveriesGame")
 
 
 def make_env(env_id: str, num_players: int | None = None, render_mode: str | None = None,
-             **options: Any):
-    """A PettingZoo AEC environment of ``env_id`` (the batched game at batch size 1)."""
+             render_seat: int | None = None, **options: Any):
+    """A PettingZoo AEC environment of ``env_id`` (the batched game at batch size 1).
+
+    ``render_mode``: None, "ansi" (``render()`` returns the text board), "human" (printed
+    after every step) or "rgb_array" (a picture); ``render_seat``: whose view they show
+    (None: everything).
+    """
     from envs.core.aec import TradewindsAECEnv
 
-    return TradewindsAECEnv(make_game(env_id, num_players, **options), render_mode=render_mode)
+    return TradewindsAECEnv(make_game(env_id, num_players, **options), render_mode=render_mode,
+                            render_seat=render_seat)
 
 
 def make_vec(env_id: str, num_envs: int, num_players: int | None = None, seed: int = 0,

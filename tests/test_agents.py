@@ -7,12 +7,12 @@ import types
 
 import numpy as np
 import pytest
+from agent_checks import assert_agent_ignores_hidden, assert_agent_plays_legally
 from toy_agents import TOY_BASELINES, DeckPeeker, HighestCardFirst, LowestCardFirst
 
 import agents
 import envs
 from agents.random_agent import RandomAgent
-from agents.testing import assert_agent_ignores_hidden, assert_agent_plays_legally
 
 
 @pytest.fixture
@@ -42,12 +42,13 @@ def fake_policy_module(monkeypatch):
 
 
 # ----------------------------------------------------------------------- list_agents
-def test_list_agents_puts_random_first_then_the_baselines(toy_baselines):
-    assert agents.list_agents("toy") == ["random", *toy_baselines]
+def test_list_agents_puts_random_first_then_the_baselines_then_search(toy_baselines):
+    assert agents.list_agents("toy") == ["random", *toy_baselines, "ismcts"]
+    assert agents.list_baselines("toy") == toy_baselines
 
 
-def test_a_game_without_baselines_has_random_only():
-    assert agents.list_agents("toy") == ["random"]
+def test_a_game_without_baselines_has_random_and_search_only():
+    assert agents.list_agents("toy") == ["random", "ismcts"]
 
 
 def test_baselines_module_is_imported_lazily_and_listed_before_registered(monkeypatch):
@@ -56,7 +57,7 @@ def test_baselines_module_is_imported_lazily_and_listed_before_registered(monkey
     monkeypatch.setitem(sys.modules, "agents.toy", module)
     agents.register_baselines("toy", {"registered": lambda n, s: LowestCardFirst()})
     try:
-        assert agents.list_agents("toy") == ["random", "from_module", "registered"]
+        assert agents.list_baselines("toy") == ["from_module", "registered"]
         assert isinstance(agents.make_agent("from_module", "toy", 2), HighestCardFirst)
     finally:
         agents.unregister_baselines("toy")
@@ -74,7 +75,7 @@ def test_make_agent_builds_random_and_baselines_that_act_on_a_batch(toy_baseline
     game = envs.make_game("toy", 3)
     state = game.init(16, seed=3)
     for name in agents.list_agents("toy"):
-        agent = agents.make_agent(name, "toy", 3, seed=1)
+        agent = agents.make_agent(name, "toy", 3, seed=1)  # ismcts with its default budget
         assert agent.name == name
         actions = agent.act(game, state, 0)
         assert actions.shape == (16,)
@@ -94,7 +95,8 @@ def test_make_agent_seeds_the_random_agent():
 
 def test_unknown_agent_name_lists_the_valid_names(toy_baselines):
     with pytest.raises(ValueError, match=r"unknown agent 'greedy'.*random, highest_first, "
-                                         r"lowest_first, or the path of a trained-policy"):
+                                         r"lowest_first, ismcts, or the path of a "
+                                         r"trained-policy"):
         agents.make_agent("greedy", "toy", 2)
 
 
@@ -104,14 +106,14 @@ def test_make_agent_rejects_an_unsupported_player_count():
 
 
 def test_register_baselines_rejects_reserved_repeated_and_malformed_names(toy_baselines):
-    for bad in ("random", "highest_first", "a,b", "runs/x", "best.zip", ""):
+    for bad in ("random", "ismcts", "highest_first", "a,b", "runs/x", "best.zip", ""):
         with pytest.raises(ValueError):
             agents.register_baselines("toy", {bad: TOY_BASELINES["highest_first"]})
     with pytest.raises(ValueError, match="must be callable"):
         agents.register_baselines("toy", {"ok_name": "not a factory"})
     with pytest.raises(ValueError, match="unknown env id"):
         agents.register_baselines("nope", {"x": TOY_BASELINES["highest_first"]})
-    assert agents.list_agents("toy") == ["random", *toy_baselines]
+    assert agents.list_baselines("toy") == toy_baselines
 
 
 # ----------------------------------------------------------------------- checkpoints

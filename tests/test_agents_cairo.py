@@ -5,50 +5,14 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from agent_checks import assert_agent_ignores_hidden, assert_agent_plays_legally
 
 import agents
 import envs
+from agents.arena import play_mixed
 from agents.random_agent import RandomAgent
-from agents.testing import assert_agent_ignores_hidden, assert_agent_plays_legally
 
 BASELINES = ["greedy", "economist", "medal_hunter"]
-
-
-def _play_mixed(game, seat_agents_per_row, agent_pool, num_games, seed, on_step=None):
-    """Play a batch where row i gives seat s to ``agent_pool[seat_agents_per_row[i, s]]``.
-
-    Every action is checked against the legal mask; ``on_step(state, step)`` runs before
-    each decision. Returns the final state and the summed rewards (B, P).
-    """
-    state = game.init(num_games, seed=seed)
-    rewards = np.zeros((num_games, game.num_players))
-    rows = np.arange(num_games)
-    for step in range(game.max_decisions + 1):
-        if state.done.all():
-            break
-        if on_step is not None:
-            on_step(state, step)
-        mask = game.legal_action_mask(state)
-        owner = np.where(state.done, -1,
-                         seat_agents_per_row[rows, np.maximum(state.current_player, 0)])
-        actions = np.zeros(num_games, dtype=np.int64)
-        for k, agent in enumerate(agent_pool):
-            mine = owner == k
-            if mine.any():
-                # The agent acts only where one of its seats is to act.
-                player = np.where(mine, state.current_player, -2)
-                actions[mine] = agent.act(game, state, player)[mine]
-        live = ~state.done
-        legal = mask[rows, actions]
-        bad = np.flatnonzero(live & ~legal)
-        assert not bad.size, (
-            f"{agent_pool[owner[bad[0]]].name} chose illegal "
-            f"{game.action_name(int(actions[bad[0]]))} ({game.decision_name(state, bad[0])})"
-        )
-        state = game.step(state, actions)
-        rewards += state.rewards
-    assert state.done.all(), "a game ran past max_decisions"
-    return state, rewards
 
 
 def test_list_agents_names_the_cairo_baselines():
@@ -72,8 +36,9 @@ def test_baselines_play_legally_together_with_four_players():
     num_games = 16
     seats = np.random.default_rng(4).integers(0, len(pool), size=(num_games, 4))
     seats[:, 0] = np.arange(num_games) % len(BASELINES)  # every baseline plays
-    state, _ = _play_mixed(game, seats, pool, num_games, seed=400)
-    assert state.terminated.all(), "scripted games end by the rules, not by the cap"
+    # Every action goes through game.step, which raises on an illegal one.
+    result = play_mixed(game, pool, seats, 400 + np.arange(num_games))
+    assert not result.truncated.any(), "scripted games end by the rules, not by the cap"
 
 
 def test_baselines_ignore_hidden_money_hands_and_deck():
@@ -83,26 +48,20 @@ def test_baselines_ignore_hidden_money_hands_and_deck():
     game = envs.make_game("cairo", num_players=3, reveal_money=False)
     pool = [agents.make_agent(n, "cairo", 3, seed=k) for k, n in enumerate(BASELINES)]
     num_games = 9
-    state = game.init(num_games, seed=5)
     seats = np.stack([np.roll(np.arange(3), k) for k in range(num_games)])
-    rows = np.arange(num_games)
     checked_phases = set()
-    for step in range(game.max_decisions):
-        if state.done.all():
-            break
-        if step % 10 == 0:
-            for name in BASELINES:
-                agent = agents.make_agent(name, "cairo", 3, seed=3)
-                for seat in range(3):
-                    if (~state.done & (state.current_player == seat)).any():
-                        assert_agent_ignores_hidden(game, agent, state, seat, seeds=(step,))
-            checked_phases.update(int(p) for p in state.phase[~state.done])
-        owner = seats[rows, np.maximum(state.current_player, 0)]
-        actions = np.zeros(num_games, dtype=np.int64)
-        for k, agent in enumerate(pool):
-            player = np.where(owner == k, state.current_player, -2)
-            actions = np.where(owner == k, agent.act(game, state, player), actions)
-        state = game.step(state, actions)
+
+    def check_hidden(state, step):
+        if step % 10:
+            return
+        for name in BASELINES:
+            agent = agents.make_agent(name, "cairo", 3, seed=3)
+            for seat in range(3):
+                if (~state.done & (state.current_player == seat)).any():
+                    assert_agent_ignores_hidden(game, agent, state, seat, seeds=(step,))
+        checked_phases.update(int(p) for p in state.phase[~state.done])
+
+    play_mixed(game, pool, seats, 5 + np.arange(num_games), on_step=check_hidden)
     assert len(checked_phases) >= 8, f"positions covered too few decisions: {checked_phases}"
 
 
@@ -133,7 +92,8 @@ def test_baseline_beats_random_playing_legally_and_blind_in_every_seat(name):
                                                 seeds=(step,))
                     checked.append(int(rows.sum()))
 
-    _, rewards = _play_mixed(game, seats, pool, num_games, seed=2024, on_step=check_hidden)
+    rewards = play_mixed(game, pool, seats, 2024 + np.arange(num_games),
+                         on_step=check_hidden).rewards
     assert sum(checked) >= 50, f"the hidden-information check saw {sum(checked)} positions"
     mean = rewards[seats == 0].mean()
     assert mean > 0.5, f"{name}: mean rank reward {mean:+.3f} against random"

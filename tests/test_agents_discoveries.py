@@ -5,20 +5,21 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from agent_checks import assert_agent_ignores_hidden, assert_agent_plays_legally
 
 import agents
 import envs
 from agents.arena import play_mixed
 from agents.discoveries import SOAK_POLICIES
 from agents.random_agent import RandomAgent
-from agents.testing import assert_agent_ignores_hidden, assert_agent_plays_legally
 from envs.discoveries.state import ACTIONS, PHASE
 
 BASELINES = ["trader_explorer", "expedition_rusher"]
 
 
 def test_list_agents_names_the_discoveries_baselines():
-    assert agents.list_agents("discoveries") == ["random", *BASELINES]
+    assert agents.list_agents("discoveries") == ["random", *BASELINES, "ismcts"]
+    assert agents.list_baselines("discoveries") == BASELINES
     for name in BASELINES:
         assert agents.make_agent(name, "discoveries", num_players=3, seed=0).name == name
 

@@ -78,3 +78,43 @@ def test_illegal_action_message_names_game_decision_and_choices():
     text = str(err.value)
     assert text.startswith("toy: row 0:") and "decision 'PLAY'" in text and "legal: [" in text
     assert isinstance(err.value, ValueError)
+
+
+def test_the_aec_env_explains_calls_out_of_order():
+    env = envs.make_env("toy", 2)
+    for call in (lambda: env.step(0), env.last, lambda: env.observe("player_0")):
+        with pytest.raises(RuntimeError, match=r"toy_v1: call reset\(\) before using the env"):
+            call()
+    env.reset(seed=0)
+    generator = np.random.default_rng(0)
+    for _ in env.agent_iter():
+        obs, _, termination, truncation, _ = env.last()
+        env.step(None if termination or truncation else
+                 int(generator.choice(np.flatnonzero(obs["action_mask"]))))
+    for call in (lambda: env.step(0), env.last):
+        with pytest.raises(RuntimeError, match=r"the game is over .* call reset\(\)"):
+            call()
+    env.reset(seed=1)  # and it starts again
+    assert env.agents == env.possible_agents
+
+
+def test_render_without_a_mode_warns_and_bad_render_arguments_fail(caplog):
+    import warnings
+
+    env = envs.make_env("toy", 2)
+    env.reset(seed=0)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assert env.render() is None
+    assert any("render() without a render_mode" in str(w.message) for w in caught)
+    with pytest.raises(ValueError, match="unknown render_mode 'svg'"):
+        envs.make_env("toy", 2, render_mode="svg")
+    with pytest.raises(ValueError, match=r"render_seat must be None .* 0\.\.1"):
+        envs.make_env("toy", 2, render_mode="ansi", render_seat=2)
+
+
+def test_human_render_prints_the_chosen_seats_view(capsys):
+    env = envs.make_env("toy", 2, render_mode="human", render_seat=1)
+    env.reset(seed=3)
+    env.render()
+    assert capsys.readouterr().out.strip() == env.game.render(env.state, 0, seat=1)

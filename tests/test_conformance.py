@@ -149,6 +149,26 @@ def test_same_seed_same_trajectory(env_id, num_players):
             assert s0.equals(s1)
 
 
+def test_picture_of_the_board(env_id, num_players):
+    """``draw`` gives an RGB picture that changes with the board and, in a seat's view, not
+    with what that seat cannot see; the AEC env shows it as ``render_mode="rgb_array"``."""
+    game = envs.make_game(env_id, num_players)
+    first = game.init(2, seed=5)
+    picture = game.draw(first, 0)
+    assert picture.ndim == 3 and picture.shape[2] == 3 and picture.dtype == np.uint8
+    assert picture.shape[0] >= 100 and picture.shape[1] >= 100
+    later = first.copy()
+    for _ in range(12):
+        later = game.step(later, sample_actions(game.legal_action_mask(later),
+                                                np.random.default_rng(0)))
+    assert not np.array_equal(game.draw(later, 0), picture)
+    other = game.resample_hidden(later, 0, seed=3)
+    np.testing.assert_array_equal(game.draw(other, 0, seat=0), game.draw(later, 0, seat=0))
+    env = envs.make_env(env_id, num_players, render_mode="rgb_array", render_seat=1)
+    env.reset(seed=5)
+    np.testing.assert_array_equal(env.render(), game.draw(game.init(1, seed=5), 0, seat=1))
+
+
 def test_pickle_round_trip(env_id, num_players):
     game = envs.make_game(env_id, num_players)
     state = game.init(4, seed=9)

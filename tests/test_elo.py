@@ -178,3 +178,19 @@ def test_openskill_treats_equal_rewards_as_a_shared_rank():
 def test_openskill_handles_an_agent_in_two_seats():
     ratings = openskill_ratings(np.array([[1.0, 0.0, -1.0]]), np.array([[0, 1, 0]]), ["a", "b"])
     assert np.isfinite(ratings.mu).all() and np.isfinite(ratings.sigma).all()
+
+
+def test_the_difference_of_two_ratings_has_its_own_bootstrap_interval():
+    """A beats B in 60 of 100 blocks and both always beat C: the difference A - B is the
+    Elo of a 60% score (+70), and its interval, from the refits' differences, is clear of 0."""
+    from benchmarks.elo import elo_ratings
+
+    blocks = np.zeros((100, 3, 3))
+    blocks[:60, 0, 1] = 1
+    blocks[60:, 1, 0] = 1
+    blocks[:, 0, 2] = blocks[:, 1, 2] = 1
+    fit = elo_ratings(blocks, ["a", "b", "c"], anchor="c", num_samples=300, seed=1)
+    diff, low, high = fit.difference("a", "b")
+    assert diff == pytest.approx(fit.ratings[0] - fit.ratings[1])
+    assert diff == pytest.approx(400 * np.log10(60 / 40), abs=5)
+    assert 0 < low < diff < high

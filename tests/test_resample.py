@@ -3,10 +3,12 @@
 design.md: a resampled state is one the seat could be in given all it has observed: the
 same observation and per-seat render for that seat, the same seat to act and the same
 decision asked (both public), a legal action for the seat to act, and, for the acting seat's
-own resample, the same mask. The dynamic test (style.md) then applies the same action,
-legal in both, to the true and the resampled state: unless the step's record says it
-revealed something to the seat, who acts next, the decision asked and the seat's
-observation must still agree.
+own resample, the same mask; and its draw depends only on what the seat knows (the same
+seed draws the same state from any state the seat cannot tell from the true one: search
+agents and the agents' hidden-information check rely on it). The dynamic test (style.md)
+then applies the same action, legal in both, to the true and the resampled state: unless
+the step's record says it revealed something to the seat, who acts next, the decision
+asked and the seat's observation must still agree.
 """
 
 from __future__ import annotations
@@ -56,6 +58,11 @@ def test_resampled_states_are_consistent_with_the_seats_view(env_id, num_players
         assert not problems, problems[:3]
         for row in range(BATCH):  # the seat's render shows only what it may know
             assert game.render(other, row, seat=seat) == game.render(state, row, seat=seat)
+        # The draw depends only on what the seat knows: from a state it cannot tell apart
+        # from the true one, the same seed draws the same state.
+        again = game.resample_hidden(other, seat, seed=77)
+        assert again.equals(game.resample_hidden(state, seat, seed=77)), (
+            "resample_hidden draws differently from two states the seat cannot tell apart")
         checked += int(live.sum())
     assert checked > 0
 

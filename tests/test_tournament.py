@@ -259,3 +259,30 @@ def test_a_600_game_three_player_tournament_is_fast():
     print(f"600-game 3-player toy tournament: {elapsed:.2f} s "
           f"({result.num_games / result.elapsed_s:.0f} games/s of play)")
     assert elapsed < 300
+
+
+def test_saved_games_labels_and_the_rounding_note(tmp_path, capsys, toy_baselines):
+    """``--save-games`` writes replayable records, ``label=name`` names an agent in the
+    tables, and a game count that is not whole deals says what was played instead."""
+    from envs import records
+
+    result = tournament.main(["--env", "toy", "--players", "2", "--agents",
+                              "random,high=highest_first", "--games", "7", "--save-games",
+                              "3", "--out", str(tmp_path), "--no-progress"])
+    out = capsys.readouterr().out
+    assert result.agents == ["random", "high"] and "| high |" in out
+    assert "note: 7 games asked, 8 played" in out
+    paths = sorted((tmp_path / "toy_games").glob("*.jsonl"))
+    assert len(paths) == 3
+    record = records.load(paths[0])
+    assert record.header["players"] == ["player_0: random", "player_1: high"]
+    assert record.state_at(record.num_steps).done[0]
+    assert record.header["seed"] == result.deal_seeds[0]
+
+
+def test_the_default_output_is_a_new_folder_per_run(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    tournament.main(["--env", "toy", "--agents", "random,random2=random", "--games", "6",
+                     "--no-progress"])
+    (folder,) = (tmp_path / "runs" / "tournaments").iterdir()
+    assert folder.name.startswith("toy_3p_") and (folder / "toy_elo.md").exists()

@@ -42,6 +42,7 @@ def test_tiny_run_writes_its_files(tiny_run):
     for name in ("checkpoints/final.zip", "checkpoints/latest.zip", "eval.json", "eval.md",
                  "metrics.jsonl"):
         assert (tiny_run / name).is_file(), name
+    assert (tiny_run.parent / "latest").resolve() == tiny_run.resolve()
     assert list((tiny_run / "tb").rglob("events.out.tfevents.*"))
     assert len(list((tiny_run / "pool").glob("snapshot_*.pt"))) == 3  # after updates 1..3
     assert not list(tiny_run.rglob(".tmp-*")), "no temporary files left behind"
@@ -82,7 +83,10 @@ def test_resume_continues_the_run(tiny_run, tmp_path):
     again = main(["--resume", str(latest), "--timesteps", "3072", "--no-progress",
                   "--elo-games", "0"])
     assert again == tiny_run, "a resumed run continues in its own directory"
-    info = checkpoint_info(tiny_run / "checkpoints" / "final.zip")
+    # The first run's agent and evaluation stay; the resumed run's are named by timesteps.
+    assert checkpoint_info(tiny_run / "checkpoints" / "final.zip")["timesteps"] == 2048
+    assert (tiny_run / "eval_3072.md").exists() and (tiny_run / "eval.md").exists()
+    info = checkpoint_info(tiny_run / "checkpoints" / "final_3072.zip")
     assert info["timesteps"] == 3072 and info["updates"] == 6
     assert info["config"]["num_envs"] == 16, "settings come from the checkpoint"
     snapshots = sorted(p.name for p in (tiny_run / "pool").glob("snapshot_*.pt"))
@@ -139,10 +143,10 @@ def test_metrics_reader_skips_a_torn_line(tmp_path):
 
 @pytest.mark.parametrize(("env_id", "num_players"), ENV_CASES, ids=ENV_IDS)
 def test_selfplay_runs_on_every_registered_env(env_id, num_players, tmp_path):
-    run = main(["--env", env_id, "--players", str(num_players), "--timesteps", "64",
-                "--num-envs", "4", "--n-steps", "16", "--batch-size", "32", "--net-arch", "16",
-                "--eval-games", "0", "--elo-games", "0", "--no-progress", "--out",
-                str(tmp_path)])
+    run = main(["--env", env_id, "--players", str(num_players), "--no-preset",
+                "--timesteps", "64", "--num-envs", "4", "--n-steps", "16", "--batch-size", "32",
+                "--net-arch", "16", "--eval-games", "0", "--elo-games", "0", "--no-progress",
+                "--out", str(tmp_path)])
     info = checkpoint_info(run / "checkpoints" / "final.zip")
     assert (info["env_id"], info["num_players"], info["timesteps"]) == (env_id, num_players, 64)
     load_policy_agent(run / "checkpoints" / "final.zip", env_id, num_players)

@@ -148,7 +148,7 @@ def test_selfplay_on_ray_trains_checkpoints_and_resumes(local_ray, toy_baselines
     run = Path(shutil.copytree(run, tmp_path / "copy" / run.name))
     assert main(["--resume", str(run / "checkpoints" / "latest.zip"), "--timesteps", "2048",
                  "--no-progress"]) == run
-    info = checkpoint_info(run / "checkpoints" / "final.zip")
+    info = checkpoint_info(run / "checkpoints" / "final_2048.zip")
     assert (info["timesteps"], info["updates"]) == (2048, 4)
     assert (np.array(info["env_episodes"]) > episodes).all()
     assert len(list((run / "pool").glob("snapshot_*.pt"))) == 2  # after updates 1 and 3

@@ -81,6 +81,7 @@ class ToyGame(Game[ToyState]):
     def __init__(self, num_players: int | None = None, **options):
         super().__init__(num_players, **options)
         self.num_actions = ACTIONS.size
+        self.action_layout, self.observation_layout = ACTIONS, OBS
         self.observation_shape = (OBS.size,)
         self.observation_low, self.observation_high = OBS.bounds()
         self.max_decisions = 2 * NUM_CARDS
@@ -197,6 +198,29 @@ class ToyGame(Game[ToyState]):
             lines.append(f"  seat {s}: hand {hand} score {self.scores(state)[index, s]:.0f}")
         return "\n".join(lines)
 
+    def draw(self, state: ToyState, index: int = 0, seat: int | None = None) -> np.ndarray:
+        """Each seat's hand as cards (face down for others in a seat's view), the market
+        card, and the deck as a stack."""
+        from envs.core.draw import Canvas
+
+        canvas = Canvas(60 + 40 * HAND_SIZE * 3, 60 + 50 * self.num_players)
+        for s in range(self.num_players):
+            cards = np.repeat(np.arange(NUM_VALUES), state.hands[index, s])
+            for k, value in enumerate(cards):
+                box = (60 + 40 * k, 10 + 50 * s, 90 + 40 * k, 50 + 50 * s)
+                shown = seat is None or seat == s
+                canvas.rect(box, fill=(250, 250, 250) if shown else (70, 90, 160), radius=4)
+                if shown:
+                    canvas.text((box[0] + 15, box[1] + 20), str(value), size=14, anchor="mm")
+            canvas.text((8, 22 + 50 * s), f"p{s}", size=12)
+        bottom = 10 + 50 * self.num_players
+        if state.market[index] >= 0:
+            canvas.rect((60, bottom, 90, bottom + 40), fill=(250, 230, 150), radius=4)
+            canvas.text((75, bottom + 20), str(int(state.market[index])), size=14, anchor="mm")
+        left = NUM_CARDS - int(state.deck_pos[index])
+        canvas.rect((110, bottom, 110 + 2 * left, bottom + 40), fill=(70, 90, 160))
+        return canvas.array()
+
     def action_name(self, action: int) -> str:
         return ACTIONS.name(action)
 
@@ -212,6 +236,7 @@ class ToyGame(Game[ToyState]):
             pool = list(new.deck[r, new.deck_pos[r]:])
             for s in others:
                 pool += [v for v in range(NUM_VALUES) for _ in range(new.hands[r, s, v])]
+            pool.sort()  # the draw depends on the unseen cards, not on where they are
             shuffle.shuffle(pool)
             for s in others:
                 size = int(new.hands[r, s].sum())

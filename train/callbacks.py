@@ -84,6 +84,8 @@ class SelfPlayCallback(BaseCallback):
             self._rollout.append((first, info["opponent_kind"], info["episode"]["r"],
                                   info["episode"]["l"]))
         if self._bar is not None:
+            # SB3 finishes its last rollout past the target: the bar keeps a total.
+            self._bar.total = max(self._bar.total, self._bar.n + len(dones))
             self._bar.update(len(dones))
         return True
 

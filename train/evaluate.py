@@ -28,8 +28,23 @@ from agents.base import Agent
 from envs.core.game import Game
 
 
+def progress_counter(num_games: int, desc: str, enabled: bool = True):
+    """A tqdm bar of finished games and the ``on_step`` callback of ``play_mixed`` that moves
+    it (None when disabled)."""
+    if not enabled:
+        return None, None
+    from tqdm import tqdm
+
+    bar = tqdm(total=num_games, unit="game", desc=desc, dynamic_ncols=True, mininterval=1.0)
+
+    def on_step(state, step: int) -> None:
+        bar.update(int(state.done.sum()) - bar.n)
+
+    return bar, on_step
+
+
 def win_rates(game: Game, agent: Agent, opponents: dict[str, Agent], num_games: int,
-              seed: int = 0) -> list[dict[str, Any]]:
+              seed: int = 0, progress: bool = False) -> list[dict[str, Any]]:
     """The agent's first-place share against each opponent, seat rotated.
 
     Args:
@@ -38,6 +53,7 @@ def win_rates(game: Game, agent: Agent, opponents: dict[str, Agent], num_games: 
         opponents: name -> the agent playing all other seats.
         num_games: games per opponent, split evenly over the P seats (rounded up).
         seed: games against every opponent use the same seeds.
+        progress: show a bar of the games finished.
 
     Returns:
         one dict per opponent: opponent, games, win_rate, ci95 (normal approximation
@@ -52,7 +68,11 @@ def win_rates(game: Game, agent: Agent, opponents: dict[str, Agent], num_games: 
     deal = np.tile(np.arange(num_players * per_seat), len(names))
     seat_agents = np.repeat(opponent[:, None], num_players, axis=1)
     seat_agents[np.arange(seat_agents.shape[0]), agent_seat] = 0
-    result = play_mixed(game, [agent, *opponents.values()], seat_agents, seed + deal)
+    bar, on_step = progress_counter(len(deal), "evaluation", progress)
+    result = play_mixed(game, [agent, *opponents.values()], seat_agents, seed + deal,
+                        on_step=on_step)
+    if bar is not None:
+        bar.close()
     first = result.first_place[np.arange(seat_agents.shape[0]), agent_seat]
     reward = result.rewards[np.arange(seat_agents.shape[0]), agent_seat]
     rows = []
@@ -71,7 +91,7 @@ def win_rates(game: Game, agent: Agent, opponents: dict[str, Agent], num_games: 
 
 
 def elo_table(game: Game, names: Sequence[str], agents: Sequence[Agent], num_games: int,
-              seed: int = 0) -> list[dict[str, Any]] | None:
+              seed: int = 0, progress: bool = False) -> list[dict[str, Any]] | None:
     """Elo of the agents from a batched seat-balanced duplicate round robin.
 
     Args:
@@ -80,11 +100,13 @@ def elo_table(game: Game, names: Sequence[str], agents: Sequence[Agent], num_gam
         agents: the k agents.
         num_games: games to play at least (rounded up to whole deal blocks).
         seed: deals are seeded from here on.
+        progress: show a bar of the games finished.
 
     Returns:
         one dict per agent, best first: rank, agent, elo, elo_low, elo_high (95% bootstrap
-        interval), games, first_place_rate, mean_reward; None where ``benchmarks`` (the
-        tournament schedule and Elo fit) is not available.
+        interval), games, first_place_rate, mean_reward, and ``<names[0]>_minus``: the
+        first agent's Elo minus this one's with its bootstrap interval (elo, low, high);
+        None where ``benchmarks`` (the tournament schedule and Elo fit) is not available.
     """
     try:
         from benchmarks.elo import elo_ratings, pairwise_wins
@@ -97,7 +119,10 @@ def elo_table(game: Game, names: Sequence[str], agents: Sequence[Agent], num_gam
                             axis=0)
     lineups = np.repeat(np.array([j for _, j in schedule], dtype=np.int64), games_each)
     blocks = lineups * games_each + np.tile(np.arange(games_each), len(schedule))
-    result = play_mixed(game, agents, seat_agents, seed + blocks)
+    bar, on_step = progress_counter(len(blocks), "Elo round robin", progress)
+    result = play_mixed(game, agents, seat_agents, seed + blocks, on_step=on_step)
+    if bar is not None:
+        bar.close()
     block_wins = pairwise_wins(result.rewards, seat_agents, len(agents), groups=blocks,
                                num_groups=int(blocks.max()) + 1)
     fit = elo_ratings(block_wins, list(names), seed=seed)
@@ -114,6 +139,10 @@ def elo_table(game: Game, names: Sequence[str], agents: Sequence[Agent], num_gam
             "first_place_rate": round(float(first[seats].mean()), 4),
             "mean_reward": round(float(result.rewards[seats].mean()), 4),
         })
+    for row in rows:  # each against the first agent (the one evaluated), with its interval
+        diff, low, high = fit.difference(names[0], row["agent"])
+        row[f"{names[0]}_minus"] = {"elo": round(diff, 1), "low": round(low, 1),
+                                    "high": round(high, 1)}
     rows.sort(key=lambda r: -r["elo"])
     return [{"rank": rank, **row} for rank, row in enumerate(rows, start=1)]
 
@@ -125,6 +154,8 @@ def markdown_table(rows: list[dict[str, Any]], columns: Sequence[str] | None = N
     columns = list(columns or rows[0].keys())
 
     def cell(value: Any) -> str:
+        if isinstance(value, dict) and {"elo", "low", "high"} <= set(value):
+            return f"{value['elo']:+.0f} [{value['low']:+.0f}, {value['high']:+.0f}]"
         return f"{value:.3f}" if isinstance(value, float) else str(value)
 
     lines = ["| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]

@@ -48,12 +48,13 @@ class Opponent:
 
 
 def scripted_agent_names(env_id: str) -> list[str]:
-    """The game's scripted baselines (``agents.list_agents`` minus random); [] until defined."""
+    """The game's scripted baselines (``agents.list_baselines``: no random, no search
+    agents); [] until defined."""
     try:
-        from agents import list_agents
+        from agents import list_baselines
     except ImportError:
         return []
-    return [name for name in list_agents(env_id) if name != "random"]
+    return list_baselines(env_id)
 
 
 def make_scripted_agent(name: str, env_id: str, num_players: int, seed: int) -> Agent:

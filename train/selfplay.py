@@ -8,13 +8,15 @@ A run directory ``{out}/{env}_v{VERSION}__{exp_name}__{seed}__{unix time}/`` hol
 
     config.json             the resolved config (also printed at the start)
     checkpoints/latest.zip  written every --checkpoint-every updates and at the end
-    checkpoints/final.zip   the trained agent (an SB3 zip with tradewinds.json metadata)
+    checkpoints/final.zip   the trained agent (an SB3 zip with tradewinds.json metadata);
+                            a resumed run writes final_<timesteps>.zip (and eval_<timesteps>.*)
     pool/snapshot_*.pt      the learner's past snapshots, opponents in the pool
     tb/                     TensorBoard logs (rollout/*, train/*, selfplay/win_rate*)
     metrics.jsonl           one JSON line per update (train.analysis reads it)
     eval.json, eval.md      the final evaluation: win rates against the baselines, Elo
 
-``--resume runs/.../checkpoints/latest.zip`` continues that run in its directory: the
+``{out}/latest`` links to the newest run. ``--resume runs/.../checkpoints/latest.zip``
+continues that run in its directory: the
 timesteps already done count towards --timesteps, the pool snapshots are reloaded, and the
 settings not given again come from the checkpoint.
 """
@@ -41,7 +43,7 @@ from envs.core.registry import game_class
 from train import imitation
 from train.callbacks import SelfPlayCallback
 from train.checkpoint import atomic_write_text, find_run_dir, git_revision, save_checkpoint
-from train.config import resolve
+from train.config import Config, resolve
 from train.evaluate import elo_table, markdown_table, win_rates
 from train.pool import OpponentPool, make_scripted_agent, scripted_agent_names
 from train.vec_env import SelfPlayVecEnv
@@ -64,8 +66,13 @@ def main(argv: Sequence[str] | None = None) -> Path:
         run_dir = Path(cfg.out) / run_name
     run_dir.mkdir(parents=True, exist_ok=True)
     config_text = json.dumps(dataclasses.asdict(cfg), indent=2)
-    print(f"run directory: {run_dir}\nconfig: {config_text}", flush=True)
     atomic_write_text(run_dir / "config.json", config_text + "\n")
+    changed = {k: v for k, v in dataclasses.asdict(cfg).items()
+               if v != getattr(Config(), k) and k not in ("env", "players")}
+    print(f"{cfg.env}, {cfg.players} players, {cfg.timesteps:,} timesteps; options not at "
+          f"their defaults: {json.dumps(changed) if changed else 'none'}\nrun directory: "
+          f"{run_dir} (full config in config.json)", flush=True)
+    link_latest(run_dir)
 
     # ------------------------------------------------------------------ 3. seeding
     torch.set_num_threads(cfg.torch_threads)
@@ -162,7 +169,10 @@ def main(argv: Sequence[str] | None = None) -> Path:
           f"({steps_done / max(train_s, 1e-9):.0f} steps/s); {callback.games_total} games",
           flush=True)
     save_checkpoint(model, run_dir / "checkpoints" / "latest.zip", metadata())
-    final = save_checkpoint(model, run_dir / "checkpoints" / "final.zip", metadata())
+    # A resumed run keeps the first run's final agent and evaluation: its own are named
+    # after the timesteps they reach.
+    suffix = "" if resumed is None else f"_{model.num_timesteps}"
+    final = save_checkpoint(model, run_dir / "checkpoints" / f"final{suffix}.zip", metadata())
     env.close()
 
     # ------------------------------------------------------------------ 7. evaluate
@@ -173,11 +183,12 @@ def main(argv: Sequence[str] | None = None) -> Path:
     t0 = time.time()
     rows = []
     if cfg.eval_games > 0:
-        rows = win_rates(game, agent, opponents, cfg.eval_games, seed=10**6 + cfg.seed)
+        rows = win_rates(game, agent, opponents, cfg.eval_games, seed=10**6 + cfg.seed,
+                         progress=cfg.progress)
     elo = None
     if cfg.elo_games > 0:
         elo = elo_table(game, ["trained", *opponents], [agent, *opponents.values()],
-                        cfg.elo_games, seed=2 * 10**6 + cfg.seed)
+                        cfg.elo_games, seed=2 * 10**6 + cfg.seed, progress=cfg.progress)
     evaluation = {"env_id": cfg.env, "num_players": cfg.players, "version": version,
                   "timesteps": int(model.num_timesteps), "checkpoint": str(final),
                   "win_rates": rows, "elo": elo, "train_seconds": round(train_s, 1),
@@ -189,10 +200,25 @@ def main(argv: Sequence[str] | None = None) -> Path:
     if elo is not None:
         report += ("\nElo (seat-balanced duplicate round robin, random = 1000, 95% interval)"
                    "\n\n" + markdown_table(elo) + "\n")
-    atomic_write_text(run_dir / "eval.json", json.dumps(evaluation, indent=2) + "\n")
-    atomic_write_text(run_dir / "eval.md", report)
+    atomic_write_text(run_dir / f"eval{suffix}.json", json.dumps(evaluation, indent=2) + "\n")
+    atomic_write_text(run_dir / f"eval{suffix}.md", report)
     print(report, flush=True)
+    print(f"trained agent: {final}\n  play it:  python -m agents.play --env {cfg.env} "
+          f"--players {cfg.players} --opponents {final}\n  rate it:  python -m "
+          f"benchmarks.tournament --env {cfg.env} --players {cfg.players} --agents "
+          f"random,trained={final}", flush=True)
     return run_dir
+
+
+def link_latest(run_dir: Path) -> None:
+    """Point ``<out>/latest`` at ``run_dir`` (where the file system allows a link)."""
+    latest = run_dir.parent / "latest"
+    try:
+        if latest.is_symlink() or latest.exists():
+            latest.unlink()
+        latest.symlink_to(run_dir.name, target_is_directory=True)
+    except OSError:  # no links here (some Windows setups): the printed path still says it
+        pass
 
 
 if __name__ == "__main__":

@@ -5,11 +5,11 @@ Design (PufferLib's connect4 pattern on the batched NumPy core):
 * **One batch, not B envs.** The env holds one batched state of B games (``game.init_rows``)
   and steps it with ``game.step``; there is no Python loop over games.
 * **Seats rotate per episode.** Row i's k-th game (k = 0, 1, ...) is seeded
-  ``seed + i + k * B`` (as ``envs.core.vec.VecGameEnv`` does) and puts the learner in seat
-  ``(i + k) % P``; over a run the learner meets every seat equally often, first player
-  included. An env can hold a slice of a larger batch (``row_offset``, ``row_stride``: the
-  Ray shards of ``train.ray_env``); its rows then play the games of the global rows they
-  stand for, so sharding changes no game.
+  ``seed + i + k * B`` (``envs.core.vec.RowGames``, as in ``VecGameEnv``) and puts the
+  learner in seat ``(i + k) % P``; over a run the learner meets every seat equally often,
+  first player included. An env can hold a slice of a larger batch (``row_offset``,
+  ``row_stride``: the Ray shards of ``train.ray_env``); its rows then play the games of the
+  global rows they stand for, so sharding changes no game.
 * **Opponents inside.** Each game draws one opponent from the ``OpponentPool`` (from two
   uniforms derived from that game's seed), which plays all the other seats of that game.
   After the learner's move, the env steps the rows where an opponent is to act, again and
@@ -54,11 +54,12 @@ from stable_baselines3.common.vec_env.base_vec_env import (
     VecEnvStepReturn,
 )
 
+from agents.arena import act_by_owner
 from agents.hints import ActionHints
 from envs.core import rng as rnglib
 from envs.core.game import Game
-from envs.core.memory import retain_freed_memory
 from envs.core.state import BatchState
+from envs.core.vec import RowGames
 from train.pool import OpponentPool
 
 # Salt separating the opponent draws from the game's own chance (which hashes the bare seed).
@@ -146,19 +147,16 @@ class SelfPlayVecEnv(BatchedVecEnv):
             raise ValueError(f"num_envs must be a positive int, got {num_envs!r}")
         if num_envs < 1:
             raise ValueError(f"num_envs must be a positive int, got {num_envs}")
-        retain_freed_memory()  # batched play: large per-step arrays, see envs.core.memory
         self.game = game
         self.pool = pool
         self.num_players = game.num_players
         # The learner reads the same action hints as its copies in the pool.
         super().__init__(game, num_envs, pool.hints)
-        self._seed = int(seed)
-        self._row_offset = int(row_offset)
-        self._row_stride = self.num_envs if row_stride is None else int(row_stride)
-        if self._row_offset < 0 or self._row_offset + self.num_envs > self._row_stride:
-            raise ValueError(f"rows {self._row_offset}..{self._row_offset + self.num_envs - 1} "
-                             f"do not fit a batch of row_stride={self._row_stride}")
-        self.episodes = np.zeros(self.num_envs, dtype=np.int64)
+        row_stride = self.num_envs if row_stride is None else int(row_stride)
+        if row_offset < 0 or row_offset + self.num_envs > row_stride:
+            raise ValueError(f"rows {row_offset}..{row_offset + self.num_envs - 1} "
+                             f"do not fit a batch of row_stride={row_stride}")
+        self.games = RowGames(game, self.num_envs, seed, row_offset, row_stride)
         self.learner_seat = np.zeros(self.num_envs, dtype=np.int64)
         self.opponent_id = np.zeros(self.num_envs, dtype=np.int64)
         self._lengths = np.zeros(self.num_envs, dtype=np.int64)
@@ -176,23 +174,19 @@ class SelfPlayVecEnv(BatchedVecEnv):
         self._max_inner = 2 * game.max_decisions + 2
 
     # ------------------------------------------------------------------ seeding and resets
-    def _game_seeds(self, rows: np.ndarray) -> np.ndarray:
-        return self._seed + self._row_offset + rows + self.episodes[rows] * self._row_stride
+    @property
+    def episodes(self) -> np.ndarray:
+        """(B,) int64: games each row has started (its next seed and seat depend on it)."""
+        return self.games.episodes
 
     def game_seeds(self) -> np.ndarray:
         """(B,) int64: the seed of each row's current game."""
-        return self._game_seeds(np.arange(self.num_envs))
+        return self.games.seeds(np.arange(self.num_envs))
 
-    def _start_games(self, rows: np.ndarray) -> None:
-        """Start the current episode of ``rows``: new game, learner seat and opponent."""
-        seeds = self._game_seeds(rows)
-        fresh = self.game.init_rows(seeds)
-        if self.state is None or rows.size == self.num_envs:
-            self.state = fresh
-        else:
-            self.state.put(rows, fresh)
-            self.game.forget_rows(self.state, rows)
-        self.learner_seat[rows] = ((self._row_offset + rows + self.episodes[rows])
+    def _set_up_games(self, rows: np.ndarray) -> None:
+        """The learner seat and opponent of the games ``rows`` now play."""
+        seeds = self.games.seeds(rows)
+        self.learner_seat[rows] = ((self.games.offset + rows + self.episodes[rows])
                                    % self.num_players)
         draws = rnglib.uniform(rnglib.make_rng(seeds + _OPPONENT_SALT), None, 2)
         self.opponent_id[rows] = self.pool.draw(draws[:, 0], draws[:, 1])
@@ -218,11 +212,10 @@ class SelfPlayVecEnv(BatchedVecEnv):
         A seed set with ``seed(s)`` (as SB3 does at setup) takes effect here and restarts the
         episode counters; otherwise the counters are kept, so a resumed run plays new games.
         """
-        if self._seeds[0] is not None:
-            self._seed = int(self._seeds[0])
-            self.episodes[:] = 0
-            self._reset_seeds()
-        self._start_games(np.arange(self.num_envs))
+        seed = self._seeds[0]
+        self._reset_seeds()
+        self.state = self.games.start(seed)
+        self._set_up_games(np.arange(self.num_envs))
         self._t0 = time.time()
         self._advance_opponents(np.zeros(self.num_envs, dtype=np.float32),
                                 np.zeros(self.num_envs, dtype=bool),
@@ -267,26 +260,14 @@ class SelfPlayVecEnv(BatchedVecEnv):
                            infos: list[dict[str, Any]]) -> None:
         """Step opponents until every row is at a learner decision."""
         for _ in range(self._max_inner):
-            # Read afresh: when every row restarts at once, _collect replaces the state.
             state = self.state
             waiting = state.current_player != self.learner_seat
             if not waiting.any():
                 return
             idx = np.flatnonzero(waiting)
             sub = state.take(idx)
-            seats = sub.current_player.astype(np.int64)
-            actions = np.zeros(idx.size, dtype=np.int64)
-            owners = self.opponent_id[idx]
-            groups = np.unique(owners)
-            if groups.size > 1:
-                # Legality is computed once per inner step and shared by the groups and by
-                # the step's validation (``Game.take``); it is the dominant cost of rich games.
-                self.game.legal_action_mask(sub)
-            for member_id in groups:
-                group = owners == member_id
-                part = sub if groups.size == 1 else self.game.take(sub, np.flatnonzero(group))
-                agent = self.pool.members[int(member_id)].agent
-                actions[group] = agent.act(self.game, part, seats[group])
+            agents = {k: member.agent for k, member in self.pool.members.items()}
+            actions = act_by_owner(self.game, sub, agents, self.opponent_id[idx])
             self.game.step(sub, actions)
             state.put(idx, sub)
             self.game.forget_rows(state, idx)
@@ -335,8 +316,8 @@ class SelfPlayVecEnv(BatchedVecEnv):
                 "game_truncated": bool(final.truncated[j]),
             }
             dones[row] = True
-        self.episodes[rows] += 1
-        self._start_games(rows)
+        self.games.restart(state, rows)
+        self._set_up_games(rows)
 
     def _margin(self) -> np.ndarray:
         """(B,) the shaping potential: the learner's score lead over the best other seat."""

@@ -1,6 +1,6 @@
 """Kairo's tables: board geometry, sections, start cells, cards, medals and component counts.
 
-Every value cites the rules spec (``/work/shared/rules/cairo.md``); the ones the spec marks
+Every value cites the rules spec (``docs/rules/cairo.md``); the ones the spec marks
 [DESIGNED] live only here, so a correction of the real value is a one-line change.
 
 Board (§2.7, [DESIGNED] grid): 14 × 13 cells, flat index ``k = 14*y + x``::
@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-# ---------------------------------------------------------------- colours and players (§0, §2.6)
+# ---------------------------------------------------------------- colours and players (§2.6)
 NUM_COLOURS = 6
 COLOUR_NAMES = ("red", "yellow", "green", "blue", "white", "purple")
 COLOUR_LETTERS = "rygbwp"

@@ -1,6 +1,6 @@
 """Kairo (Cairo): traders place market stalls, lure customers and expand for VP.
 
-Batched NumPy rules of the game specified in ``/work/shared/rules/cairo.md`` for 2, 3 and 4
+Batched NumPy rules of the game specified in ``docs/rules/cairo.md`` for 2, 3 and 4
 players: stalls in six colours on a 14 × 13 board of nine market sections and a restaurant
 strip, stall cards to build, customers lured to entrances for money, expansions paid in the
 group's colour (2:1 substitution), medals for the largest groups, and a build-only final
@@ -48,7 +48,7 @@ from typing import Any
 
 import numpy as np
 
-from envs.cairo import legality, observation, render, resample, scoring
+from envs.cairo import legality, observation, picture, render, resample, scoring
 from envs.cairo.board import NEIGHBOURS, any_direction
 from envs.cairo.data import (
     CARD_ID_TYPE,
@@ -119,6 +119,8 @@ class CairoGame(Game[CairoState]):
         self.num_actions = ACTIONS.size
         self._pending: dict[str, list[np.ndarray]] | None = None  # see ``_step``
         self.observer = observation.Observer(self.num_players, self.options)
+        self.action_layout = ACTIONS
+        self.observation_layout = self.observer.layout
         self.observation_shape = (self.observer.layout.size,)
         self.observation_low, self.observation_high = self.observer.layout.bounds()
         setup = 3 * SETUP_STALLS * self.num_players + 2 * NEUTRAL_STEPS  # D1-D3, D2-D3
@@ -819,6 +821,9 @@ class CairoGame(Game[CairoState]):
 
     def render(self, state: CairoState, index: int = 0, seat: int | None = None) -> str:
         return render.render(self, state, index, seat)
+
+    def draw(self, state: CairoState, index: int = 0, seat: int | None = None) -> np.ndarray:
+        return picture.draw(self, state, index, seat)
 
     def action_name(self, action: int) -> str:
         return action_name(action)

@@ -3,17 +3,24 @@
 It holds no rules: every decision goes through the batched ``Game`` with B = 1. Seeds:
 ``reset(seed=s)`` starts the game seeded ``s``; a later ``reset()`` without a seed continues
 the stream (``s + 1``, ``s + 2``, ...), so a sequence of resets is reproducible.
+
+Render modes: ``"ansi"`` returns the text board, ``"human"`` prints it after every step,
+``"rgb_array"`` returns a picture of the board ((H, W, 3) uint8, the game's ``draw``). Each
+shows the full view, or with ``render_seat=p`` only what seat p may know.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+import gymnasium
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from envs.core.game import Game
+
+RENDER_MODES = ("human", "ansi", "rgb_array")
 
 
 class TradewindsAECEnv(AECEnv):
@@ -24,14 +31,20 @@ class TradewindsAECEnv(AECEnv):
     once the game ends (by its rules or by the safety cap, reported as truncation).
     """
 
-    def __init__(self, game: Game, render_mode: str | None = None):
+    def __init__(self, game: Game, render_mode: str | None = None,
+                 render_seat: int | None = None):
         super().__init__()
-        if render_mode not in (None, "human", "ansi"):
-            raise ValueError(f"unknown render_mode {render_mode!r}; valid: None, 'human', 'ansi'")
+        if render_mode not in (None, *RENDER_MODES):
+            raise ValueError(f"unknown render_mode {render_mode!r}; valid: None, "
+                             + ", ".join(map(repr, RENDER_MODES)))
+        if render_seat is not None and render_seat not in range(game.num_players):
+            raise ValueError(f"render_seat must be None (the full view) or a seat in "
+                             f"0..{game.num_players - 1}, got {render_seat!r}")
         self.game = game
         self.render_mode = render_mode
+        self.render_seat = render_seat
         self.metadata = {
-            "render_modes": ["human", "ansi"],
+            "render_modes": list(RENDER_MODES),
             "name": f"{game.ENV_ID}_v{game.VERSION}",
             "is_parallelizable": False,
         }
@@ -69,7 +82,19 @@ class TradewindsAECEnv(AECEnv):
         self.infos = {a: {} for a in self.agents}
         self.agent_selection = self.possible_agents[int(self.state.current_player[0])]
 
+    def _require_game(self) -> None:
+        if self.state is None:
+            raise RuntimeError(f"{self.metadata['name']}: call reset() before using the env")
+
+    def last(self, observe: bool = True):
+        self._require_game()
+        if not self.agents:
+            raise RuntimeError(f"{self.metadata['name']}: the game is over and every agent "
+                               "has left; call reset() to start a new one")
+        return super().last(observe)
+
     def observe(self, agent: str) -> dict[str, np.ndarray]:
+        self._require_game()
         seat = self._seat[agent]
         obs = self.game.observe(self.state, seat)[0]
         if agent == self.agent_selection and not (self.state.terminated[0]
@@ -80,6 +105,10 @@ class TradewindsAECEnv(AECEnv):
         return {"observation": obs, "action_mask": mask}
 
     def step(self, action: int | None) -> None:
+        self._require_game()
+        if not self.agents:
+            raise RuntimeError(f"{self.metadata['name']}: the game is over and every agent "
+                               "has left; call reset() to start a new one")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -103,10 +132,16 @@ class TradewindsAECEnv(AECEnv):
         if self.render_mode == "human":
             self.render()
 
-    def render(self) -> str | None:
+    def render(self) -> str | np.ndarray | None:
         if self.render_mode is None:
+            gymnasium.logger.warn(
+                f"{self.metadata['name']}: render() without a render_mode does nothing; make "
+                f"the env with render_mode in {RENDER_MODES}")
             return None
-        text = self.game.render(self.state, 0)
+        self._require_game()
+        if self.render_mode == "rgb_array":
+            return self.game.draw(self.state, 0, seat=self.render_seat)
+        text = self.game.render(self.state, 0, seat=self.render_seat)
         if self.render_mode == "human":
             print(text)
             return None

@@ -12,6 +12,8 @@ What a game supplies (``tests/toy_game.py`` is a complete small example):
   player count every command uses by default), ``OPTIONS`` (defaults of its keyword options);
 * in ``__init__``: ``self.num_actions``, ``self.observation_shape``,
   ``self.observation_low``/``self.observation_high`` (float32 arrays of that shape),
+  ``self.action_layout`` and ``self.observation_layout`` (``envs.core.layout``; the docs
+  pages are made from them),
   ``self.max_decisions`` (an upper bound on the decisions of one game, automatic ones and
   the cap included), ``self.decisions`` (``phase -> envs.core.decisions.Decision``: one
   legality and one effect function per phase over an index array of rows, and the public
@@ -44,6 +46,7 @@ import numpy as np
 
 from envs.core.decisions import AutoDecision, Decision, StepRecord, rows_by_phase
 from envs.core.errors import IllegalActionError
+from envs.core.layout import ActionLayout, ObservationLayout
 from envs.core.scratch import Scratch
 from envs.core.state import BatchState
 
@@ -103,6 +106,8 @@ class Game(abc.ABC, Generic[S]):
     max_decisions: int
     decisions: dict[int, Decision]
     max_chain: int = 0
+    action_layout: ActionLayout  # the named ranges of the actions (docs, play)
+    observation_layout: ObservationLayout  # the pieces of one seat's observation (docs)
 
     def __init__(self, num_players: int | None = None, **options: Any):
         if num_players is None:
@@ -398,6 +403,11 @@ class Game(abc.ABC, Generic[S]):
     def render(self, state: S, index: int = 0, seat: int | None = None) -> str:
         """A readable text board of one game in the batch: what ``seat`` may know, or the
         full (omniscient, debugging) view when ``seat`` is None."""
+
+    def draw(self, state: S, index: int = 0, seat: int | None = None) -> np.ndarray:
+        """(H, W, 3) uint8: a picture of one game's board (``envs.core.draw``), as ``seat``
+        sees it (None: everything); ``render_mode="rgb_array"`` shows it."""
+        raise NotImplementedError(f"{self.ENV_ID} has no picture of its board yet")
 
     @abc.abstractmethod
     def action_name(self, action: int) -> str:

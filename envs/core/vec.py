@@ -21,8 +21,8 @@ from envs.core.memory import retain_freed_memory
 from envs.core.state import BatchState
 
 _SMALL = 1 << 18  # bytes below which ``_fresh_zeros`` clears heap memory instead
-# Next games used up before they are made again, together (``VecGameEnv._start_next_games``); a
-# batch smaller than twice this starts each next game when it is needed.
+# Next games used up before they are made again, together (``RowGames.restart``); a batch
+# smaller than twice this starts each next game when it is needed.
 NEXT_GAMES_REFILL = 64
 
 
@@ -42,6 +42,80 @@ def _fresh_zeros(shape: tuple[int, ...]) -> np.ndarray:
     return np.frombuffer(pages, dtype=np.float32, count=count).reshape(shape)
 
 
+class RowGames:
+    """Which game each row of a batch plays, and the start of its next one.
+
+    Row i's k-th game (k = 0, 1, ...) is seeded ``seed + offset + i + k * stride``: with the
+    defaults (``offset`` 0, ``stride`` the batch size) every game of a run has its own seed,
+    and a batch can also stand for rows ``offset ..`` of a larger one (the Ray shards of
+    training), playing the same games. The auto-resetting envs (``VecGameEnv`` here, the
+    self-play env of ``train``) start and restart their rows through it.
+
+    Attributes:
+        episodes: (B,) int64, the game each row plays (k above).
+    """
+
+    def __init__(self, game: Game, num_rows: int, seed: int = 0, offset: int = 0,
+                 stride: int | None = None):
+        if num_rows > 1:  # batched play: large per-step arrays, see ``envs.core.memory``
+            retain_freed_memory()
+        self.game = game
+        self.num_rows = int(num_rows)
+        self.seed = int(seed)
+        self.offset = int(offset)
+        self.stride = self.num_rows if stride is None else int(stride)
+        self.episodes = np.zeros(self.num_rows, dtype=np.int64)
+        self._next: BatchState | None = None  # every row's next game (``restart``)
+        self._next_ready = np.zeros(self.num_rows, dtype=bool)
+
+    def seeds(self, rows: np.ndarray, ahead: int = 0) -> np.ndarray:
+        """(R,) int64: seeds of the rows' games ``ahead`` episodes after the current ones."""
+        return self.seed + self.offset + rows + (self.episodes[rows] + ahead) * self.stride
+
+    def start(self, seed: int | None = None, episodes: np.ndarray | None = None) -> BatchState:
+        """Every row's current game, new (after a new ``seed``, which restarts the episode
+        counters, or with the counters set to ``episodes``)."""
+        if seed is not None:
+            self.seed = int(seed)
+            self.episodes[:] = 0
+        if episodes is not None:
+            self.episodes[:] = episodes
+        self._next_ready[:] = False
+        return self.game.init_rows(self.seeds(np.arange(self.num_rows)))
+
+    def restart(self, state: BatchState, rows: np.ndarray) -> None:
+        """Put the next game of each of ``rows`` into ``state`` (in place).
+
+        Starting games costs about the same for a few rows as for dozens (a fixed number of
+        NumPy calls), and at B = 1024 a few rows end every step. So a second batch holds
+        every row's next game, and the ones used up are made again together once
+        ``NEXT_GAMES_REFILL`` of them wait (or one is needed before that). A game depends on
+        its seed alone, so the games are those made one at a time.
+        """
+        if self.num_rows < 2 * NEXT_GAMES_REFILL:
+            self.episodes[rows] += 1
+            state.put(rows, self.game.init_rows(self.seeds(rows)))
+        else:
+            if not self._next_ready[rows].all():
+                self._refill()
+            state.put(rows, self._next.take(rows))
+            self._next_ready[rows] = False
+            self.episodes[rows] += 1
+            if np.count_nonzero(~self._next_ready) >= NEXT_GAMES_REFILL:
+                self._refill()
+        self.game.forget_rows(state, rows)
+
+    def _refill(self) -> None:
+        """Make the next game of every row whose one is used up (or not made yet)."""
+        rows = np.flatnonzero(~self._next_ready)
+        games = self.game.init_rows(self.seeds(rows, ahead=1))
+        if self._next is None:  # the first refill makes every row's
+            self._next = games
+        else:
+            self._next.put(rows, games)
+        self._next_ready[rows] = True
+
+
 class VecGameEnv:
     """Batched, auto-resetting multi-player environment over a ``Game``.
 
@@ -58,8 +132,6 @@ class VecGameEnv:
             raise ValueError(f"num_envs must be a positive int, got {num_envs!r}")
         if num_envs < 1:
             raise ValueError(f"num_envs must be a positive int, got {num_envs}")
-        if num_envs > 1:  # batched play: large per-step arrays, see ``envs.core.memory``
-            retain_freed_memory()
         self.game = game
         self.num_envs = int(num_envs)
         self.num_players = game.num_players
@@ -67,54 +139,12 @@ class VecGameEnv:
             game.observation_low, game.observation_high, dtype=np.float32
         )
         self.single_action_space = spaces.Discrete(game.num_actions)
-        self._seed = int(seed)
-        self._episodes = np.zeros(self.num_envs, dtype=np.int64)
+        self.games = RowGames(game, self.num_envs, seed)
         self.state: BatchState | None = None
-        self._next: BatchState | None = None  # every row's next game (``_start_next_games``)
-        self._next_ready = np.zeros(self.num_envs, dtype=bool)
-
-    def _row_seeds(self, rows: np.ndarray, ahead: int = 0) -> np.ndarray:
-        """Seeds of the rows' games ``ahead`` episodes after the ones they play."""
-        return self._seed + rows + (self._episodes[rows] + ahead) * self.num_envs
-
-    def _start_next_games(self, state: BatchState, rows: np.ndarray) -> None:
-        """Start the next game (the next episode's seed) on ``rows`` of ``state``.
-
-        Starting games costs about the same for a few rows as for dozens (a fixed number of
-        NumPy calls), and at B = 1024 a few rows end every step. So a second batch holds
-        every row's next game, and the ones used up are made again together once
-        ``NEXT_GAMES_REFILL`` of them wait (or one is needed before that). A game depends on
-        its seed alone, so the games are those made one at a time.
-        """
-        if self.num_envs < 2 * NEXT_GAMES_REFILL:
-            self._episodes[rows] += 1
-            state.put(rows, self.game.init_rows(self._row_seeds(rows)))
-            return
-        if not self._next_ready[rows].all():
-            self._refill_next_games()
-        state.put(rows, self._next.take(rows))
-        self._next_ready[rows] = False
-        self._episodes[rows] += 1
-        if np.count_nonzero(~self._next_ready) >= NEXT_GAMES_REFILL:
-            self._refill_next_games()
-
-    def _refill_next_games(self) -> None:
-        """Make the next game of every row whose one is used up (or not made yet)."""
-        rows = np.flatnonzero(~self._next_ready)
-        games = self.game.init_rows(self._row_seeds(rows, ahead=1))
-        if self._next is None:  # the first refill makes every row's
-            self._next = games
-        else:
-            self._next.put(rows, games)
-        self._next_ready[rows] = True
 
     def reset(self, seed: int | None = None) -> tuple[np.ndarray, dict[str, Any]]:
         """Start every row afresh; returns the acting seats' observations and infos."""
-        if seed is not None:
-            self._seed = int(seed)
-        self._episodes[:] = 0
-        self._next_ready[:] = False
-        self.state = self.game.init_rows(self._row_seeds(np.arange(self.num_envs)))
+        self.state = self.games.start(seed, episodes=0)
         return self._observe(), self._infos()
 
     def step(
@@ -149,8 +179,7 @@ class VecGameEnv:
             final_obs[rows] = self.game.observe(ended, np.tile(np.arange(players), rows.size)
                                                 ).reshape(rows.size, players, *shape)
             final_scores[rows] = self.game.scores(ended)[::players]
-            self._start_next_games(state, rows)
-            self.game.forget_rows(state, rows)
+            self.games.restart(state, rows)
         infos = self._infos()
         infos["final_observation"] = final_obs
         infos["final_scores"] = final_scores

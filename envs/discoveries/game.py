@@ -63,7 +63,7 @@ import numpy as np
 from envs.core.decisions import Decision
 from envs.core.game import Game
 from envs.core.rng import integers, make_rng, permutation
-from envs.discoveries import legality, observation, render, resample, scoring
+from envs.discoveries import legality, observation, picture, render, resample, scoring
 from envs.discoveries.data import (
     COINS_ACTION,
     COLOUR_NAMES,
@@ -150,6 +150,8 @@ class DiscoveriesGame(Game[DiscoveriesState]):
         self.num_actions = ACTIONS.size
         self.observation_shape = (observation.OBS.size,)
         self.observation_low, self.observation_high = observation.OBS.bounds()
+        self.action_layout = ACTIONS
+        self.observation_layout = observation.OBS
         self.max_decisions = MAX_DECISIONS
         self.max_chain = MAX_CHAIN
         self.decisions = {
@@ -602,6 +604,10 @@ class DiscoveriesGame(Game[DiscoveriesState]):
 
     def render(self, state: DiscoveriesState, index: int = 0, seat: int | None = None) -> str:
         return render.render(self, state, index, seat)
+
+    def draw(self, state: DiscoveriesState, index: int = 0, seat: int | None = None
+             ) -> np.ndarray:
+        return picture.draw(self, state, index, seat)
 
     def action_name(self, action: int) -> str:
         return action_name(action)

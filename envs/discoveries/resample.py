@@ -119,7 +119,11 @@ def _piles(state: DiscoveriesState, draw: np.ndarray) -> None:
     piles = state.piles.astype(np.intp)
     ships = left & (piles < NUM_TYPES)
     new = piles.copy()
-    order = _shuffled(draw, None, ships)  # positions of the ships left, shuffled
+    # The ships left as a sorted list (what the seat knows: their counts, not their order),
+    # then a uniform order of that list, so the draw reads no hidden arrangement.
+    known = np.sort(np.where(ships, piles, NUM_TYPES), axis=1)
+    count = ships.sum(axis=1)[:, None]
+    order = _shuffled(draw, None, where < count)
     scoring = np.zeros((num, PILE_CARDS), dtype=bool)
     for reveal, pile, card in ((state.first_reveal, FIRST_PILE, NUM_TYPES),
                                (state.final_reveal, FINAL_PILE, NUM_TYPES + 1)):
@@ -131,7 +135,7 @@ def _piles(state: DiscoveriesState, draw: np.ndarray) -> None:
         new[np.flatnonzero(inside), at[inside]] = card
     slots = left & ~scoring
     rank = np.cumsum(slots, axis=1) - 1
-    new = np.where(slots, piles[b, order[b, np.maximum(rank, 0)]], new)
+    new = np.where(slots, known[b, order[b, np.maximum(rank, 0)]], new)
     state.piles[:] = new.astype(np.int8)
 
 
