@@ -334,3 +334,19 @@ def test_the_default_output_is_a_new_folder_per_run(tmp_path, monkeypatch, capsy
                      "--no-progress"])
     (folder,) = (tmp_path / "runs" / "tournaments").iterdir()
     assert folder.name.startswith("toy_3p_") and (folder / "toy_elo.md").exists()
+
+
+def test_the_search_budget_table_rates_each_budget_against_the_best_baseline(tmp_path):
+    from benchmarks import search_budget
+
+    table = search_budget.main(["--env", "toy", "--players", "2", "--simulations", "2,16",
+                                "--games", "8", "--field-games", "12", "--no-progress",
+                                "--out", str(tmp_path)])
+    assert (tmp_path / "toy_search_budget.md").read_text() == table
+    rows = [line.split(" | ") for line in table.splitlines() if line.startswith("| 2 |")
+            or line.startswith("| 16 |")]
+    assert len(rows) == 2
+    # Each budget: its seconds per decision, and at least the 8 games asked.
+    assert all(float(r[1]) > 0 and int(r[6]) >= 8 for r in rows)
+    best = table.split("Best scripted baseline: ")[1].split(" ")[0]
+    assert best in ("highest_first", "highest_first_twin")  # the two play alike
