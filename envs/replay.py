@@ -44,15 +44,15 @@ def main(argv: list[str] | None = None) -> int:
             print(game.render(record.state_at(args.step), 0, seat=args.seat))
             return 0
         for auto in (m for m in record.moves if m.automatic and m.step < 0):
-            print(f"    automatic at the start: seat {auto.seat} {auto.decision}: {auto.name}")
+            print(f"    automatic at the start: player_{auto.seat} {auto.decision}: {auto.name}")
         for k, state in record.states():
             print(f"\n--- position {k}")
             print(game.render(state, 0, seat=args.seat))
             if k < len(asked):
                 move = asked[k]
-                print(f">>> seat {move.seat} {move.decision}: {move.name}")
+                print(f">>> player_{move.seat} {move.decision}: {move.name}")
                 for auto in (m for m in record.moves if m.automatic and m.step == k):
-                    print(f"    automatic: seat {auto.seat} {auto.decision}: {auto.name}")
+                    print(f"    automatic: player_{auto.seat} {auto.decision}: {auto.name}")
     except ValueError as err:
         print(f"error: {err}", file=sys.stderr)
         return 1

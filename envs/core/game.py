@@ -194,6 +194,13 @@ class Game(abc.ABC, Generic[S]):
             part.__dict__[_MASK_CACHE] = part_mask
         return part
 
+    def settle(self, state: S) -> S:
+        """Apply the decisions that public information forces in ``state`` (as ``init`` and
+        ``step`` do), for a position built or edited by hand (rules tests)."""
+        self.invalidate(state)
+        self._apply_forced(state, np.flatnonzero(~state.done))
+        return state
+
     def step_record(self, state: S) -> StepRecord:
         """What the last ``step`` (or ``init``) of ``state`` did besides the asked actions:
         the seats it showed hidden information to and the automatic decisions it applied."""
@@ -294,7 +301,7 @@ class Game(abc.ABC, Generic[S]):
             self._raise_illegal(state, actions, int(live[np.argmin(legal)]), mask)
         state.__dict__.pop(_MASK_CACHE, None)
         state.rewards[:] = 0.0
-        state.revealed[live] = False  # a finished row keeps everything (its last step's too)
+        state.revealed[live] = False  # a finished row keeps its last step's record
         state.__dict__.pop(_AUTOMATIC, None)
         if live.size:
             self._step_with_scratch(state, live, chosen)
