@@ -1,4 +1,4 @@
-"""Every table of the Batavia rules (``/work/shared/rules/batavia.md``), as constants.
+"""Every table of the Batavia rules (``docs/rules/batavia.md``), as constants.
 
 Values the spec marks [DESIGNED] live here only, so a found source replaces them in one
 place: the even card split (§2.3), the quick-start layout (§2.8), the round cap (§7) and the

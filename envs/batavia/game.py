@@ -1,6 +1,6 @@
 """Batavia: ship-card auctions, company majorities, trading posts and pirates, for 3-5 players.
 
-Batched NumPy rules of the game specified in ``/work/shared/rules/batavia.md`` (with its
+Batched NumPy rules of the game specified in ``docs/rules/batavia.md`` (with its
 "Amendments after the implementation review"). Each round a face-up lot of 1-6 ship cards
 and the ship (start player) is auctioned for promissory notes, the payment going to the
 other players; then every seat either draws 2 cards or displays cards to hold a company's

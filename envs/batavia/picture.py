@@ -67,7 +67,7 @@ def draw(game: BataviaGame, state: BataviaState, index: int = 0, seat: int | Non
 
 def _title(canvas: Canvas, game: BataviaGame, state: BataviaState, row: int,
            seat: int | None) -> None:
-    status = status_text(state, row, "player_")
+    status = status_text(state, row)
     final = ", final round" if state.final[row] else ""
     view = f" | view of player_{seat}" if seat is not None else ""
     canvas.text((MARGIN, 8), f"Batavia {game.num_players}p, round {int(state.round[row])}"

@@ -3,7 +3,8 @@
 Route legend: ``12 DK-Sil`` a face-up post (company, good), ``12 ------`` an empty space,
 ``12 ??????`` a face-down tile (the full view shows it as ``12 (DK-Sil)``); merchants are
 listed after the block they stand in. Warehouse squares show the seat whose crate stands
-there or ``.``.
+there or ``.``. Seats are named ``player_0``, ``player_1``, ... as the AEC env's agents; the
+same legend ends every render (``LEGEND``).
 """
 
 from __future__ import annotations
@@ -29,6 +30,22 @@ if TYPE_CHECKING:
     from envs.batavia.game import BataviaGame
 
 
+LEGEND = (
+    "  legend: companies EN DK FR NL SE = England Denmark France Netherlands Sweden; EN2 = 2 "
+    "English cards (or posts) | route: 12 DK-Sil = a face-up Danish post of silk on space 12, "
+    "------ = taken, ?????? = face down, (DK-Sil) = face down, shown in the full view; "
+    "player_1@9 = player_1's merchant on space 9 | warehouses: the player whose crate stands "
+    "on the square (good by company), . = empty | known = the hand's cards the others have "
+    "seen | score = final scoring on the public state (hands count only at the end) | "
+    "cannon = cards displayed in all "
+    "against the pirate threshold; cubes = displayed cards per company")
+
+
+def seat_name(seat: int) -> str:
+    """The seat's name, as the AEC env's agents are named."""
+    return f"player_{seat}"
+
+
 def _counts(counts: np.ndarray) -> str:
     return " ".join(f"{COMPANY_NAMES[c]}{int(n)}" for c, n in enumerate(counts) if n) or "-"
 
@@ -42,7 +59,8 @@ def _tile(tile: int) -> str:
 
 
 def decision_name(state: BataviaState, row: int) -> str:
-    """The decision asked in one row with its public context, e.g. ``PLAYING (2 played)``."""
+    """The decision asked in one row with its public context, e.g. ``PLAYING (2 played)``
+    (part of the golden trace: its text, ``seat N`` included, is kept under VERSION 1)."""
     phase = Phase(int(state.phase[row]))
     if phase == Phase.AUCTION_BID:
         bidder = int(state.high_bidder[row])
@@ -56,14 +74,13 @@ def decision_name(state: BataviaState, row: int) -> str:
     return phase.name
 
 
-def status_text(state: BataviaState, row: int, seat_prefix: str) -> str:
-    """Who acts and the decision asked, or how the game ended (``seat_prefix``: how a seat
-    is named before its number)."""
+def status_text(state: BataviaState, row: int) -> str:
+    """Who acts and the decision asked, or how the game ended."""
     if state.terminated[row]:
         return "game over"
     if state.truncated[row]:
         return "game over (truncated at the round cap)"
-    return f"{seat_prefix}{int(state.current_player[row])} to act: {decision_name(state, row)}"
+    return f"{seat_name(int(state.current_player[row]))} to act: {decision_name(state, row)}"
 
 
 def _route_lines(state: BataviaState, row: int, full: bool) -> list[str]:
@@ -81,7 +98,7 @@ def _route_lines(state: BataviaState, row: int, full: bool) -> list[str]:
             else:
                 text = f"({_tile(tile)})" if full else "??????"
             cells.append(f"{space:2d} {text:<8}")
-        here = [f"seat {p}@{s}" for p, s in enumerate(pos) if (s - 1) // BLOCK == block
+        here = [f"{seat_name(p)}@{s}" for p, s in enumerate(pos) if (s - 1) // BLOCK == block
                 and 1 <= s <= NUM_BLOCKS * BLOCK]
         lines.append(f"  block {block + 1}: " + " ".join(cells)
                      + (f"  <- {', '.join(here)}" if here else ""))
@@ -95,13 +112,13 @@ def render(game: BataviaGame, state: BataviaState, index: int = 0,
     known cards, no face-down tile, no draw pile content); ``seat=None`` shows everything."""
     row = index
     players = game.num_players
-    status = status_text(state, row, "seat ")
+    status = status_text(state, row)
     final = ", final round" if state.final[row] else ""
     lines = [f"Batavia {players}p, {game.options['variant']} variant, round "
              f"{int(state.round[row])}{final}, {status}"
-             + (f" | view of seat {seat}" if seat is not None else "")]
+             + (f" | view of {seat_name(seat)}" if seat is not None else "")]
     lines.append(
-        f"ship: seat {int(state.ship[row])} | open spaces 1-{int(state.open[row])} | cannon "
+        f"ship: {seat_name(int(state.ship[row]))} | open spaces 1-{int(state.open[row])} | cannon "
         f"{int(state.cannon[row])}/{game.threshold} | cubes {_counts(state.cubes[row])} | "
         f"draw pile {int(state.deck_size[row])} | discard {_counts(state.discard[row])} | "
         f"die {int(state.die[row]) or '-'}")
@@ -115,14 +132,15 @@ def render(game: BataviaGame, state: BataviaState, index: int = 0,
         bidder = int(state.high_bidder[row])
         second = int(state.second_bidder[row])
         auction = (f" | high bid {int(state.high_bid[row])}"
-                   + (f" by seat {bidder}" if bidder >= 0 else "")
-                   + (f", second seat {second}" if second >= 0 else "")
+                   + (f" by {seat_name(bidder)}" if bidder >= 0 else "")
+                   + (f", second {seat_name(second)}" if second >= 0 else "")
                    + f" | passed {np.flatnonzero(state.passed[row]).tolist()}")
     lines.append(f"lot: {lot}{auction}")
     lines.append("route (start 0, goal 36):")
     lines += _route_lines(state, row, seat is None)
     goal = int(state.goal_holder[row])
-    lines.append("goal tile: " + (f"taken by seat {goal}" if goal >= 0 else "on the goal space"))
+    lines.append("goal tile: "
+                 + (f"taken by {seat_name(goal)}" if goal >= 0 else "on the goal space"))
     total = scores(state.take(row))[0]
     for s in range(players):
         sees = seat is None or seat == s
@@ -132,7 +150,7 @@ def render(game: BataviaGame, state: BataviaState, index: int = 0,
         where = int(state.pos[row, s])
         where_text = "goal" if where == GOAL_SPACE else ("start" if where == 0 else str(where))
         lines.append(
-            f"seat {s}: coins {int(state.coins[row, s])} | gold {int(state.gold[row, s])} "
+            f"{seat_name(s)}: coins {int(state.coins[row, s])} | gold {int(state.gold[row, s])} "
             f"(score {int(total[s])}) | merchant {where_text} | crates "
             f"{int(state.crates[row, s])} | hand {hand_text} | display "
             f"{_counts(state.display[row, s])} | seals "
@@ -141,4 +159,5 @@ def render(game: BataviaGame, state: BataviaState, index: int = 0,
     for g in range(NUM_GOODS):
         owners = " ".join("." if o < 0 else str(o) for o in state.warehouse[row, g].tolist())
         lines.append(f"  {GOOD_NAMES[g]:<9} {owners}")
+    lines.append(LEGEND)
     return "\n".join(lines)

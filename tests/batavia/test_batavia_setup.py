@@ -200,9 +200,12 @@ def test_the_seat_render_shows_only_that_seats_view():
     """design.md: ``render(state, i, seat=p)`` shows p's hand, the other hands' sizes and
     known cards, no face-down tile and no pile; ``seat=None`` shows everything."""
     p = Position(4).cards(0, hand="EN3 DK2", known="DK1").cards(1, hand="SE4")
-    mine, theirs, full = (p.game.render(p.s, 0, seat=s) for s in (0, 1, None))
+    mine, theirs, full = (p.game.render(p.s, 0, seat=s).split("\n  legend:")[0]
+                          for s in (0, 1, None))  # the board without its legend line
     assert "hand EN3 DK2" in mine and "hand 4 cards (known -)" in mine
     assert "hand 5 cards (known DK1)" in theirs and "hand SE4" in theirs
     assert "11 ??????" in theirs and "11 (" not in theirs and "11 (" in full
     assert "draw pile, top first" in full and "draw pile, top first" not in theirs
     assert "hand EN3 DK2" in full and "hand SE4" in full and "??????" not in full
+    assert p.game.render(p.s, 0).splitlines()[-1].startswith("  legend: companies EN DK")
+    assert "player_0: coins 15" in mine and "view of player_1" in theirs
