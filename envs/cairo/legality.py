@@ -4,7 +4,10 @@ Each mask combines the rules of ``stalls.py`` (where a stall may stand), ``expan
 (where a group may grow), ``lure.py`` and ``cards.py`` (what the cards and money pay for),
 always from the point of view of the seat to act. The masks are lookahead-safe: a cell is
 offered only if some direction and some payable card mode complete it, a card mode only if
-its fee (and, for an expansion, the cost after it) can be paid.
+its fee (and, for an expansion, the cost after it) can be paid. A mask that reads the seat's
+cards and money takes them as ``holdings``: its own by default, or what every seat knows of
+them (``cards.public_holdings``), from which the forced-decision predicates compute the same
+mask on public data alone.
 
 The board analysis (``board_analysis``) is the costly part: the reachability rule (§5.1) for
 a tile on every free cell of the board. It depends only on the tiles, the target cells (the
