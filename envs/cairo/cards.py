@@ -22,7 +22,7 @@ from envs.cairo.data import (
     THREE_CARDS,
 )
 from envs.cairo.state import CairoState
-from envs.core.arrays import last_axis_sums
+from envs.core.arrays import last_axis_sums, second_last_axis_sums
 
 _COLOURS = np.arange(NUM_COLOURS)
 _STANDARD_SECTION = np.arange(NUM_STANDARD_TYPES)  # the section of each standard card type
@@ -34,10 +34,40 @@ _CELL_SECTION_BIT = SECTION_BIT[SECTION]  # (182,) the bit of each cell's sectio
 NUM_CARD_MODES = NUM_CARD_TYPES + 1  # D6: S0..S8, J0..J5, THREE
 
 
-def seat_cards(state: CairoState, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+Holdings = tuple[np.ndarray, np.ndarray, np.ndarray]
+"""The acting seat (R,), its hand (R, 15) and its money (R, 6): what the masks read of it."""
+
+
+def seat_cards(state: CairoState, rows: np.ndarray) -> Holdings:
     """The acting seat (R,), its hand (R, 15) and its money (R, 6) in ``rows``."""
     seat = state.current_player[rows].astype(np.intp)
     return seat, state.hand[rows, seat], state.money[rows, seat]
+
+
+def public_holdings(state: CairoState, rows: np.ndarray, reveal_money: bool) -> Holdings:
+    """What every seat knows of the acting seat's hand and money (§6), as a bound on them
+    shaped like ``seat_cards``: per card type, the copies known to be in the hand (taken
+    from the display) plus every card of unknown type (the hand's size is public), and its
+    money, or without ``reveal_money`` all the coins of each colour out of the trays.
+
+    A mask that only grows with the cards and the money (every one but D6's, whose THREE is
+    a fallback) is, from the bound, a superset of the seat's real mask, read from public
+    data alone: where it has a single action, so has the real one (design.md, forced
+    decisions). The bound is the hand itself when ``hand_known``.
+    """
+    seat = state.current_player[rows].astype(np.intp)
+    known = state.known[rows, seat].astype(np.int16)
+    unknown = last_axis_sums(state.hand[rows, seat]) - last_axis_sums(known)
+    money = (state.money[rows, seat] if reveal_money
+             else second_last_axis_sums(state.money[rows]))
+    return seat, known + unknown[:, None], money
+
+
+def hand_known(state: CairoState, rows: np.ndarray) -> np.ndarray:
+    """(R,) bool: every card in the acting seat's hand is of a type all seats know it holds
+    (public: the known cards and the hand's size)."""
+    seat = state.current_player[rows].astype(np.intp)
+    return last_axis_sums(state.known[rows, seat]) == last_axis_sums(state.hand[rows, seat])
 
 
 def per_row(values: np.ndarray, index: np.ndarray) -> np.ndarray:

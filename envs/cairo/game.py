@@ -36,6 +36,17 @@ Implementation choices (numbered after the spec's ambiguity list, §8, where the
    §5.4–§5.7, §7); ``legality.py`` combines them into the mask of each decision, and this
    module applies the effects. ``Stage`` is the spec's phase of §4.1; ``Phase`` is the
    decision asked (§4.2).
+9. (design.md, forced decisions; VERSION 4) A decision whose single legal action public
+   information shows is applied inside ``step`` and never asked: its mask is computed from
+   what every seat knows of the acting seat's holdings (§6: the hand's size and the cards
+   it took from the display, its money unless ``reveal_money=False``, then the coins out of
+   the trays), a superset of its real mask. So a lure with one reachable target, the only
+   direction of a stall's entrance, a setup colour, an expansion cell or a stall cell the
+   board alone leaves, a draw source, the last coins of a payment, and a TURN (DRAW or
+   PASS) of a seat with no cards are automatic; a card mode or pick that only the hand
+   decides is still asked (skipping it would show the hand). D6 (card mode) is automatic
+   only when the whole hand is known: THREE is a fallback, so a bound on the hand does
+   not bound its mask.
 
 ======================  =============================================================
 players                 2, 3, 4
@@ -43,7 +54,8 @@ actions                 240 (§9.1 flat layout, see ``state.ACTIONS``)
 observation             flat float32; 2 266 (2p), 2 310 (3p), 2 544 (4p)
 rewards                 rank-based at the end (design.md), 0 otherwise
 longest game            setup + ``max_turns`` × 19 decisions (``max_decisions``)
-VERSION                 3 (2: the one-hot pieces among the scaled; 1: no zero padding)
+VERSION                 4 (3: one-action decisions asked; 2: the one-hot pieces among
+                        the scaled; 1: no zero padding)
 ======================  =============================================================
 """
 
@@ -56,7 +68,7 @@ from typing import Any
 
 import numpy as np
 
-from envs.cairo import cards, legality, observation, picture, render, resample, scoring
+from envs.cairo import cards, legality, lure, observation, picture, render, resample, scoring
 from envs.cairo.board import NEIGHBOURS, any_direction
 from envs.cairo.data import (
     CARD_ID_TYPE,
@@ -86,7 +98,7 @@ from envs.core.decisions import Decision, rows_by_phase
 from envs.core.game import Game
 from envs.core.rng import choice, integers, make_rng, permutation, random_bits
 
-VERSION = 3
+VERSION = 4
 # The longest turn: D4, D5, D6, three D7 picks, and 12 coins of a 2:1 payment (7 tiles, 1 of
 # the colour held) plus one spare for the joker fee: 1 + 1 + 1 + 3 + 12 + 1 = 19.
 MAX_DECISIONS_PER_TURN = 19
@@ -175,9 +187,21 @@ class CairoGame(Game[CairoState]):
         # Each decision's effect; ``apply`` in the Decision table runs it and the end of the
         # step for its rows alone, ``_apply`` runs every phase's and then one end of step.
         self._effects = {phase: effect for phase, _, effect in table}
+        # Every decision whose single legal action public information shows is applied
+        # without being asked (VERSION 4, ``_forced``); D6 only with the hand known to all.
+        self._masks = {phase: legal for phase, legal, _ in table}  # each takes ``holdings``
+        forced = {phase: functools.partial(self._forced, legal) for phase, legal, _ in table}
+        forced[PHASE.TURN] = self._forced_turn
+        forced[PHASE.CARD_MODE] = self._forced_card_mode
         self.decisions = {phase: Decision(Phase(phase).name, legal,
-                                          functools.partial(self._apply_one, effect))
+                                          functools.partial(self._apply_one, effect),
+                                          forced[phase])
                           for phase, legal, effect in table}
+        # A chain of forced decisions runs through at most the rest of the setup's
+        # placements, then the rest of one turn, and then either the next MAIN turn's
+        # forced DRAW (its first draw is always asked: a full display and a pile, §5.8.3) or
+        # a FINAL pass of every seat (§4.1).
+        self.max_chain = setup + MAX_DECISIONS_PER_TURN + self.num_players
 
     # ---------------------------------------------------------------- setup (§3)
     def _init(self, seeds: np.ndarray) -> CairoState:
@@ -297,46 +321,88 @@ class CairoGame(Game[CairoState]):
         return idx[~possible]
 
     # ---------------------------------------------------------------- masks by phase
-    def _legal_place_colour(self, state: CairoState, idx: np.ndarray) -> np.ndarray:
+    # Each mask reads the acting seat's cards and money as ``holdings``: its own (None), or
+    # the public bound of them (``cards.public_holdings``) when a forced predicate asks.
+    def _legal_place_colour(self, state: CairoState, idx: np.ndarray,
+                            holdings: cards.Holdings | None = None) -> np.ndarray:
         return ACTIONS.block_mask(ACTIONS.NEW, legality.place_colour_mask(state, idx))
 
-    def _legal_stall_cell(self, state: CairoState, idx: np.ndarray) -> np.ndarray:
-        return ACTIONS.block_mask(ACTIONS.CELL, any_direction(legality.stall_options(state, idx)))
+    def _legal_stall_cell(self, state: CairoState, idx: np.ndarray,
+                          holdings: cards.Holdings | None = None) -> np.ndarray:
+        options = legality.stall_options(state, idx, holdings=holdings)
+        return ACTIONS.block_mask(ACTIONS.CELL, any_direction(options))
 
-    def _legal_stall_dir(self, state: CairoState, idx: np.ndarray) -> np.ndarray:
+    def _legal_stall_dir(self, state: CairoState, idx: np.ndarray,
+                         holdings: cards.Holdings | None = None) -> np.ndarray:
         target = state.target[idx]
-        options = legality.stall_options(state, idx, target)
+        options = legality.stall_options(state, idx, target, holdings)
         return ACTIONS.block_mask(ACTIONS.DIR, options[np.arange(idx.size), target])
 
-    def _legal_turn(self, state: CairoState, idx: np.ndarray) -> np.ndarray:
-        return legality.turn_mask(state, idx, self.options["move_requires_blocked"])
+    def _legal_turn(self, state: CairoState, idx: np.ndarray,
+                    holdings: cards.Holdings | None = None) -> np.ndarray:
+        return legality.turn_mask(state, idx, self.options["move_requires_blocked"], holdings)
 
-    def _legal_expand_cell(self, state: CairoState, idx: np.ndarray) -> np.ndarray:
-        return ACTIONS.block_mask(ACTIONS.CELL, legality.expansion_options(state, idx))
+    def _legal_expand_cell(self, state: CairoState, idx: np.ndarray,
+                           holdings: cards.Holdings | None = None) -> np.ndarray:
+        return ACTIONS.block_mask(ACTIONS.CELL, legality.expansion_options(state, idx, holdings))
 
-    def _legal_card_mode(self, state: CairoState, idx: np.ndarray) -> np.ndarray:
-        return ACTIONS.block_mask(ACTIONS.CARD, legality.card_mode_mask(state, idx), ACTIONS.THREE)
+    def _legal_card_mode(self, state: CairoState, idx: np.ndarray,
+                         holdings: cards.Holdings | None = None) -> np.ndarray:
+        return ACTIONS.block_mask(ACTIONS.CARD, legality.card_mode_mask(state, idx, holdings),
+                                  ACTIONS.THREE)
 
-    def _legal_cards_in_hand(self, state: CairoState, idx: np.ndarray) -> np.ndarray:
-        _, hand, _ = cards.seat_cards(state, idx)
+    def _legal_cards_in_hand(self, state: CairoState, idx: np.ndarray,
+                             holdings: cards.Holdings | None = None) -> np.ndarray:
+        _, hand, _ = cards.seat_cards(state, idx) if holdings is None else holdings
         return ACTIONS.block_mask(ACTIONS.CARD, hand > 0)
 
-    def _legal_fee_colour(self, state: CairoState, idx: np.ndarray) -> np.ndarray:
-        return ACTIONS.block_mask(ACTIONS.COLOUR, legality.fee_colours(state, idx))
+    def _legal_fee_colour(self, state: CairoState, idx: np.ndarray,
+                          holdings: cards.Holdings | None = None) -> np.ndarray:
+        return ACTIONS.block_mask(ACTIONS.COLOUR, legality.fee_colours(state, idx, holdings))
 
-    def _legal_payment(self, state: CairoState, idx: np.ndarray) -> np.ndarray:
-        return ACTIONS.block_mask(ACTIONS.COLOUR, legality.payment_mask(state, idx))
+    def _legal_payment(self, state: CairoState, idx: np.ndarray,
+                       holdings: cards.Holdings | None = None) -> np.ndarray:
+        return ACTIONS.block_mask(ACTIONS.COLOUR, legality.payment_mask(state, idx, holdings))
 
-    def _legal_lure_target(self, state: CairoState, idx: np.ndarray) -> np.ndarray:
+    def _legal_lure_target(self, state: CairoState, idx: np.ndarray,
+                           holdings: cards.Holdings | None = None) -> np.ndarray:
         mask = np.zeros((idx.size, self.num_actions), dtype=bool)
         cells, legal, _ = legality.lure_targets(state, idx)
         rows, slots = np.nonzero(legal)
         mask[rows, ACTIONS.CELL.start + cells[rows, slots]] = True
         return mask
 
-    def _legal_draw_source(self, state: CairoState, idx: np.ndarray) -> np.ndarray:
+    def _legal_draw_source(self, state: CairoState, idx: np.ndarray,
+                           holdings: cards.Holdings | None = None) -> np.ndarray:
         return ACTIONS.block_mask(ACTIONS.DISPLAY, legality.draw_sources(state, idx),
                                   ACTIONS.BARKER)
+
+    # ---------------------------------------------------------------- forced decisions
+    def _forced(self, legal: Callable[..., np.ndarray], state: CairoState, idx: np.ndarray
+                ) -> np.ndarray:
+        """(R,) bool: public information alone leaves the decision one legal action: its
+        mask from the public bound of the seat's cards and money (``cards.public_holdings``),
+        a superset of the real mask, has a single action (design.md, forced decisions)."""
+        holdings = cards.public_holdings(state, idx, self.options["reveal_money"])
+        return legal(state, idx, holdings).sum(axis=1) == 1
+
+    def _forced_turn(self, state: CairoState, idx: np.ndarray) -> np.ndarray:
+        """``_forced`` of D4, asked only of the rows that may be forced: in MAIN, DRAW is
+        always legal, so a seat with a customer to lure (public) has two actions already."""
+        out = np.zeros(idx.size, dtype=bool)
+        luring = (state.stage[idx] == STAGE.MAIN) & lure.lure_available(state, idx).any(axis=1)
+        if not luring.all():
+            out[~luring] = self._forced(self._legal_turn, state, idx[~luring])
+        return out
+
+    def _forced_card_mode(self, state: CairoState, idx: np.ndarray) -> np.ndarray:
+        """D6 is forced only where every seat knows the hand and the money: the THREE mode
+        is a fallback (§5.2), so a bound on the hand does not bound this mask."""
+        out = np.zeros(idx.size, dtype=bool)
+        known = cards.hand_known(state, idx) & self.options["reveal_money"]
+        if known.any():  # there the bound is the hand and the money themselves
+            out[known] = self._forced(self._legal_card_mode, state, idx[known])
+        return out
 
     # ---------------------------------------------------------------- steps by phase
     def _apply(self, state: CairoState, rows: np.ndarray, actions: np.ndarray) -> None:

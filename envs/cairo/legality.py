@@ -141,6 +141,13 @@ def move_analysis(state: CairoState, rows: np.ndarray, move_requires_blocked: bo
     return memo.rows(state, name, rows, key, analyse)
 
 
+def _holdings(state: CairoState, rows: np.ndarray, holdings: cards.Holdings | None
+              ) -> cards.Holdings:
+    """The acting seat's cards and money a mask reads: ``holdings`` when given (a public
+    bound, ``cards.public_holdings``), else the seat's own (``cards.seat_cards``)."""
+    return cards.seat_cards(state, rows) if holdings is None else holdings
+
+
 # ---------------------------------------------------------------- stall placements
 def place_colour_mask(state: CairoState, rows: np.ndarray) -> np.ndarray:
     """(R, 6) bool: D1, the seat's unplaced colours with a legal setup placement (§5.9.1)."""
@@ -149,8 +156,8 @@ def place_colour_mask(state: CairoState, rows: np.ndarray) -> np.ndarray:
     return (state.stall_cell[rows, seat] < 0) & colours_of(setup_colours)
 
 
-def stall_options(state: CairoState, rows: np.ndarray, cells: np.ndarray | None = None
-                  ) -> np.ndarray:
+def stall_options(state: CairoState, rows: np.ndarray, cells: np.ndarray | None = None,
+                  holdings: cards.Holdings | None = None) -> np.ndarray:
     """(R, 182, 4) bool: D2 and D3, the legal (cell, direction) of the pending stall; only at
     ``cells`` (R,) when given (D3 asks about the chosen cell alone).
 
@@ -158,7 +165,7 @@ def stall_options(state: CairoState, rows: np.ndarray, cells: np.ndarray | None 
     stalls a section), NEW (cards pay for the section) or MOVE (cards, the stall lifted
     first, ``stalls.move_destinations``).
     """
-    seat, hand, money = cards.seat_cards(state, rows)
+    seat, hand, money = _holdings(state, rows, holdings)
     colour = state.colour[rows].astype(np.intp)
     verb = state.verb[rows]
     cover = cards.sections_of(cards.stall_cover(hand, money))
@@ -194,23 +201,27 @@ def pending_cost(state: CairoState, rows: np.ndarray) -> np.ndarray:
     return np.where(state.verb[rows] == VERB.EXPAND, size + 1, 0)
 
 
-def fee_colours(state: CairoState, rows: np.ndarray) -> np.ndarray:
+def fee_colours(state: CairoState, rows: np.ndarray,
+                holdings: cards.Holdings | None = None) -> np.ndarray:
     """(R, 6) bool: D8, the joker fee colours that keep the pending build payable."""
-    _, _, money = cards.seat_cards(state, rows)
+    _, _, money = _holdings(state, rows, holdings)
     return cards.fee_colours(money, state.colour[rows].astype(np.intp),
                              pending_cost(state, rows))
 
 
-def card_mode_mask(state: CairoState, rows: np.ndarray) -> np.ndarray:
+def card_mode_mask(state: CairoState, rows: np.ndarray,
+                   holdings: cards.Holdings | None = None) -> np.ndarray:
     """(R, 16) bool: D6, the card modes that pay for the pending build's target."""
-    _, hand, _ = cards.seat_cards(state, rows)
+    holdings = _holdings(state, rows, holdings)
     section = SECTION[state.target[rows]].astype(np.intp)
-    return cards.card_modes(hand, section, fee_colours(state, rows).any(axis=1))
+    return cards.card_modes(holdings[1], section,
+                            fee_colours(state, rows, holdings).any(axis=1))
 
 
-def expansion_options(state: CairoState, rows: np.ndarray) -> np.ndarray:
+def expansion_options(state: CairoState, rows: np.ndarray,
+                      holdings: cards.Holdings | None = None) -> np.ndarray:
     """(R, 182) bool: D5, the cells the pending expansion may take and pay for."""
-    seat, hand, money = cards.seat_cards(state, rows)
+    seat, hand, money = _holdings(state, rows, holdings)
     colour = state.colour[rows].astype(np.intp)
     (codes,) = board_analysis(state, rows, "expand_codes")
     codes = codes[np.arange(rows.size), seat]
@@ -218,9 +229,10 @@ def expansion_options(state: CairoState, rows: np.ndarray) -> np.ndarray:
     return has_colour(codes, colour) & cards.cells_of(cards.build_cover(hand, money, colour, cost))
 
 
-def payment_mask(state: CairoState, rows: np.ndarray) -> np.ndarray:
+def payment_mask(state: CairoState, rows: np.ndarray,
+                 holdings: cards.Holdings | None = None) -> np.ndarray:
     """(R, 6) bool: D9, the colours of the next coin of the pending expansion's cost."""
-    _, _, money = cards.seat_cards(state, rows)
+    _, _, money = _holdings(state, rows, holdings)
     return cards.payment_colours(money, state.colour[rows].astype(np.intp),
                                  state.pay_units[rows], state.pay_half[rows])
 
@@ -246,7 +258,8 @@ def draw_sources(state: CairoState, rows: np.ndarray) -> np.ndarray:
 
 
 # ---------------------------------------------------------------- the turn (D4)
-def turn_mask(state: CairoState, rows: np.ndarray, move_requires_blocked: bool) -> np.ndarray:
+def turn_mask(state: CairoState, rows: np.ndarray, move_requires_blocked: bool,
+              holdings: cards.Holdings | None = None) -> np.ndarray:
     """(R, 240) bool: D4 at the start of a MAIN or FINAL turn (§4.1, §9.2).
 
     What the board allows any seat (``board_analysis``: per section, the colours with a cell
@@ -255,7 +268,7 @@ def turn_mask(state: CairoState, rows: np.ndarray, move_requires_blocked: bool) 
     """
     num = rows.size
     out = np.zeros((num, ACTIONS.size), dtype=bool)
-    seat, hand, money = cards.seat_cards(state, rows)
+    seat, hand, money = _holdings(state, rows, holdings)
     new_sections, expand_sections = board_analysis(state, rows, "new_sections",
                                                    "expand_sections")
     expand_sections = expand_sections[np.arange(num), seat]  # (R, 6)
