@@ -1,32 +1,61 @@
 """Soak test: batched random play checking the rules' invariants after every step.
 
     python -m benchmarks.soak --env cairo --games 10000 [--players 2,3,4] [--batch 1024]
-                              [--seed 0]
+                              [--seed 0] [--policy uniform]
 
 Games are played in waves of ``--batch`` rows seeded ``seed, seed + 1, ...`` with uniform
-legal actions. After every step the game's ``check_invariants`` runs on the whole batch. A
-violation stops the run and prints the seed and the action sequence that replay it on a
-single game. At the end: games/s, env-steps/s, decisions per game, and how many games hit
-the safety cap (truncated) per player count.
+legal actions, or with ``--policy NAME``: an agent of the game (``agents.list_agents``), or
+a policy its agents module offers for soaks in ``SOAK_POLICIES`` (a random policy biased
+towards the rules uniform play seldom reaches, e.g. discoveries' ``contract_biased``).
+After every step the game's ``check_invariants`` runs on the whole batch. A violation stops
+the run, prints the seed and the action sequence that replay it on a single game, and
+writes that game's record (``envs.records``) under ``--out`` (default ``runs/soak``), which
+``python -m envs.replay FILE`` prints position by position. At
+the end: games/s, env-steps/s, decisions per game, how many games hit the safety cap
+(truncated) per player count, and the automatic decisions applied (by decision) and the
+decisions asked with a single legal action.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 import time
+from collections import Counter
+from pathlib import Path
 
 import numpy as np
 from tqdm import tqdm
 
 import envs
+from envs import records
 from envs.core import cli
 from envs.core.memory import retain_freed_memory
 from envs.core.sampling import sample_actions
 
 
 class InvariantViolation(AssertionError):
-    """An invariant failed; the message holds the replay recipe."""
+    """An invariant failed; the message holds the replay recipe, ``game`` (the seed and the
+    actions of the failing game, for its record) when one game is to blame."""
+
+    def __init__(self, message: str, game: tuple[int, list[int]] | None = None):
+        super().__init__(message)
+        self.game = game
+
+
+def write_record(game, seed: int, actions: list[int], player: str, out: Path) -> Path:
+    """The record of the game ``game.init(1, seed)`` played by ``actions`` (each seat by
+    ``player``), written to ``out/<env>_<P>p_seed<seed>.jsonl``."""
+    recorder = records.Recorder(game, seed, [player] * game.num_players)
+    state = game.init(1, seed=seed)
+    recorder.start(state)
+    for action in actions:
+        recorder.before(state)
+        state = game.step(state, np.array([action]))
+        recorder.after(state, action)
+    recorder.finish(state)
+    return recorder.write(out / f"{game.ENV_ID}_{game.num_players}p_seed{seed}.jsonl")
 
 
 def replay_recipe(env_id: str, players: int, seed: int, actions: list[int],
@@ -43,8 +72,40 @@ def replay_recipe(env_id: str, players: int, seed: int, actions: list[int],
     )
 
 
-def soak_wave(game, batch: int, seed: int) -> tuple[int, int, int]:
+UNIFORM = "uniform"
+
+
+def soak_policies(env_id: str) -> dict:
+    """The soak policies a game's agents module offers (``SOAK_POLICIES``), by name."""
+    try:
+        module = importlib.import_module(f"agents.{env_id}")
+    except ModuleNotFoundError as error:
+        if error.name != f"agents.{env_id}":
+            raise
+        return {}
+    return dict(getattr(module, "SOAK_POLICIES", {}))
+
+
+def make_policy(env_id: str, players: int, name: str, seed: int):
+    """The agent that plays every seat of a soak (None: masked-uniform actions)."""
+    if name == UNIFORM:
+        return None
+    policies = soak_policies(env_id)
+    if name in policies:
+        return policies[name](players, seed)
+    import agents
+
+    return agents.make_agent(name, env_id, players, seed=seed)
+
+
+def soak_wave(game, batch: int, seed: int, policy=None,
+              counts: Counter | None = None) -> tuple[int, int, int]:
     """Play one wave to the end; returns (games, env-steps, truncated games).
+
+    Args:
+        policy: the agent that plays every seat (None: masked-uniform actions).
+        counts: where to add the automatic decisions applied (by decision name) and the
+            decisions asked with one legal action ("asked with one action").
 
     Raises:
         InvariantViolation: with the seed and actions of the first failing row.
@@ -53,11 +114,20 @@ def soak_wave(game, batch: int, seed: int) -> tuple[int, int, int]:
     generator = np.random.default_rng(seed)
     history = []
     steps = 0
+    counts = Counter() if counts is None else counts
     while not state.done.all():
         live = ~state.done
-        actions = sample_actions(game.legal_action_mask(state), generator)
+        mask = game.legal_action_mask(state)
+        if policy is None:
+            actions = sample_actions(mask, generator)
+        else:
+            actions = np.where(live, policy.act(game, state, state.current_player), 0)
+        counts["asked with one action"] += int((mask.sum(axis=1) == 1)[live].sum())
         history.append(np.where(live, actions, -1))
         state = game.step(state, actions)
+        for auto in game.step_record(state).automatic:
+            for phase, n in zip(*np.unique(auto.phases, return_counts=True), strict=True):
+                counts[f"automatic {game.decisions[int(phase)].name}"] += int(n)
         steps += int(live.sum())
         problems = game.check_invariants(state)
         if problems:
@@ -65,7 +135,8 @@ def soak_wave(game, batch: int, seed: int) -> tuple[int, int, int]:
             taken = [int(a) for a in np.array(history)[:, row] if a >= 0]
             raise InvariantViolation(
                 replay_recipe(game.ENV_ID, game.num_players, seed + row, taken,
-                              game.check_invariants(state.take(row)) or problems))
+                              game.check_invariants(state.take(row)) or problems),
+                game=(seed + row, taken))
         if len(history) > game.max_decisions:
             raise InvariantViolation(f"{game!r}: a game ran past max_decisions "
                                      f"({game.max_decisions}) in the wave seeded {seed}")
@@ -90,6 +161,13 @@ def main(argv: list[str] | None = None) -> int:
                         help="comma-separated player counts (default: every supported count)")
     parser.add_argument("--batch", type=int, default=1024, help="games per wave (default: 1024)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the first game (default: 0)")
+    parser.add_argument("--policy", default=UNIFORM,
+                        help="who plays every seat: uniform (masked-uniform random, the "
+                             "default), an agent of the game, or a policy of its agents "
+                             "module's SOAK_POLICIES (e.g. contract_biased for discoveries)")
+    parser.add_argument("--out", type=Path, default=Path("runs/soak"),
+                        help="where the record of a game that breaks an invariant goes "
+                             "(default: runs/soak)")
     cli.add_progress(parser)
     args = parser.parse_args(argv)
     if args.games < 1 or args.batch < 1:
@@ -98,10 +176,18 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--env takes one env id")
     env_id = cli.env_ids(parser, args.env)[0]
     players = cli.player_counts(parser, env_id, args.players)
+    if args.policy != UNIFORM and args.policy not in soak_policies(env_id):
+        import agents
+
+        if args.policy not in agents.list_agents(env_id):
+            parser.error(f"--policy {args.policy!r}: valid: {UNIFORM}, "
+                         f"{', '.join([*soak_policies(env_id), *agents.list_agents(env_id)])}")
     retain_freed_memory()  # batched play: see envs.core.memory
 
     for p in players:
         game = envs.make_game(args.env, p)
+        policy = make_policy(env_id, p, args.policy, args.seed)
+        counts = Counter()
         games = steps = truncated = 0
         start = time.perf_counter()
         with tqdm(total=args.games, desc=f"{args.env} {p}p", unit="game",
@@ -109,16 +195,24 @@ def main(argv: list[str] | None = None) -> int:
             while games < args.games:
                 batch = min(args.batch, args.games - games)
                 try:
-                    g, s, t = soak_wave(game, batch, args.seed + games)
+                    g, s, t = soak_wave(game, batch, args.seed + games, policy, counts)
                 except InvariantViolation as err:
                     print(err, file=sys.stderr)
+                    if err.game is not None:
+                        path = write_record(game, *err.game, args.policy, args.out)
+                        print(f"record: {path} (python -m envs.replay {path})",
+                              file=sys.stderr)
                     return 1
                 games, steps, truncated = games + g, steps + s, truncated + t
                 progress.update(g)
         elapsed = time.perf_counter() - start
-        print(f"{args.env} {p}p: {games} games clean, {truncated} truncated, "
+        played_by = "" if policy is None else f" ({args.policy})"
+        print(f"{args.env} {p}p{played_by}: {games} games clean, {truncated} truncated, "
               f"{steps / games:.0f} decisions/game, {games / elapsed:,.1f} games/s, "
               f"{steps / elapsed:,.0f} env-steps/s (invariants checked every step)")
+        if counts:
+            print("  per game: " + ", ".join(f"{name} {n / games:.1f}"
+                                             for name, n in sorted(counts.items())))
     return 0
 
 

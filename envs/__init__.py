@@ -16,6 +16,7 @@ from envs.core.registry import game_class, list_envs, make_game, register
 
 register("cairo", "envs.cairo:CairoGame")
 register("batavia", "envs.batavia:BataviaGame")
+register("discoveries", "envs.discoveries:DiscoveriesGame")
 register("junk", "envs.junk:JunkGame")
 
 

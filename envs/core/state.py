@@ -24,8 +24,9 @@ class BatchState:
     rng: np.ndarray  # (B, 2) uint64, per-row random key and counter (envs.core.rng)
     # (B, P) bool, the seats the last step (or ``init``) showed hidden information to: a
     # chance outcome drawn, a card or tile turned, a pile searched, automatic decisions
-    # included. ``Game.step`` clears it; the game's handlers set it. Left out of the
-    # constructor, it starts all False.
+    # included. ``Game.step`` clears it in the rows it plays (a finished row keeps the one of
+    # its last step); the game's handlers set it. Left out of the constructor, it starts all
+    # False.
     revealed: np.ndarray = dataclasses.field(default=None, kw_only=True)
 
     def __post_init__(self) -> None:

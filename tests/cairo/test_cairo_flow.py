@@ -9,7 +9,8 @@ import pytest
 from cairo_helpers import C, Position
 
 from envs.cairo import CairoGame, legality
-from envs.cairo.data import NEUTRAL, NUM_CARDS, SECTION, cell
+from envs.cairo.board import any_direction
+from envs.cairo.data import COLOUR_AREA, NEUTRAL, NUM_CARDS, SECTION, cell
 from envs.cairo.state import ACTIONS, Phase, Stage
 from envs.core.game import Game
 
@@ -71,10 +72,12 @@ def _cramped_setup(rows: int):
 def test_first_placement_is_always_possible():
     """A game's first placement is not checked (``CairoGame._init``): on the start board every
     colour has a legal cell in every section of its area, so each seat can place anything."""
-    cells = legality.any_direction(legality._start_board_directions())
+    start = CairoGame(3).init(1, seed=0)
+    (dirs,) = legality.board_analysis(start, np.zeros(1, dtype=np.intp), "dirs")
+    cells = any_direction(dirs)[0]
     for colour in range(6):
-        sections = set(SECTION[legality._AREA[colour]].tolist())
-        assert sections == set(SECTION[cells & legality._AREA[colour]].tolist()), colour
+        sections = set(SECTION[COLOUR_AREA[colour]].tolist())
+        assert sections == set(SECTION[cells & COLOUR_AREA[colour]].tolist()), colour
     for players in (2, 3, 4):
         state = CairoGame(players).init(4, seed=8)
         assert legality.place_colour_mask(state, np.arange(4)).all()

@@ -1,0 +1,358 @@
+"""The invariants of §10, checked from the state alone over the whole batch.
+
+``check_invariants`` covers items 1-18 (the "between steps" parts excepted);
+``check_transition`` the parts that compare a state with the one before it (VP never falls
+and changes only in a scoring, expedition ships never leave, no reserved card taken by
+another seat).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from envs.discoveries import legality, scoring
+from envs.discoveries.data import (
+    COINS_BOUND,
+    CONTRACT_COLOUR,
+    CONTRACT_REVENUE,
+    CONTRACT_TV,
+    EXP_COLOUR,
+    EXP_LIMIT,
+    FINAL_CARD,
+    FINAL_OFF,
+    FINAL_PILE,
+    FINAL_SAME,
+    FIRST_CARD,
+    FIRST_OFF,
+    FIRST_PILE,
+    FIRST_SAME,
+    FLAGSHIP_FEE,
+    JOKERS_PER_PLAYER,
+    MAX_TURNS,
+    NUM_CONTRACTS,
+    NUM_TYPES,
+    PILE_CARDS,
+    PILE_END,
+    PILE_START,
+    RESERVATIONS_PER_PLAYER,
+    START_COINS,
+    START_HAND,
+    TYPE_COLOUR,
+    TYPE_COPIES,
+    TYPE_TV,
+)
+from envs.discoveries.observation import observe
+from envs.discoveries.state import ACTIONS, FLAG, MAIN, OPEN, PHASE, PLAYED, DiscoveriesState
+
+if TYPE_CHECKING:
+    from envs.discoveries.game import DiscoveriesGame
+
+MAX_LISTED = 5  # failing rows named per check
+
+
+class _Report:
+    """Collects the failing rows of each check as messages."""
+
+    def __init__(self) -> None:
+        self.errors: list[str] = []
+
+    def check(self, ok: np.ndarray, what: str) -> None:
+        """``ok`` (B,) or (B, ...) bool: every entry of a row must hold."""
+        ok = np.asarray(ok)
+        if ok.ndim > 1:
+            ok = ok.reshape(ok.shape[0], -1).all(axis=1)
+        for row in np.flatnonzero(~ok)[:MAX_LISTED]:
+            self.errors.append(f"row {int(row)}: {what}")
+
+
+def _counts(values: np.ndarray, valid: np.ndarray, size: int) -> np.ndarray:
+    """(B, size) how often each value 0..size-1 occurs in ``values`` (B, n) where ``valid``."""
+    num = values.shape[0]
+    keys = (np.arange(num)[:, None] * size + values.astype(np.int64))[valid]
+    return np.bincount(keys, minlength=num * size).reshape(num, size)
+
+
+def check_invariants(game: DiscoveriesGame, state: DiscoveriesState) -> list[str]:
+    """Violations of §10 items 1-18, one message per failing row and check."""
+    report = _Report()
+    players = game.num_players
+    num = state.batch_size
+    b = np.arange(num)
+    live = ~state.done
+    seats = np.arange(players)
+    pos = state.pile_pos.astype(np.int64)[:, None]
+    in_piles = np.arange(PILE_CARDS) >= pos
+    building = state.phase == PHASE.BUILD_CONTRACT
+    actor_mask = (seats == state.current_player[:, None]) & building[:, None]  # (B, P)
+    active = state.con_state == PLAYED.ACTIVE  # (B, 24)
+    exp_regular = (state.exp_owner >= 0) & ~state.exp_flag  # (B, 12, 8)
+    exp_type = np.maximum(state.exp_colour, 0) * 3 + np.maximum(state.exp_tv, 1) - 1
+
+    # 1. ship conservation, per type.
+    ships = _counts(state.piles, in_piles & (state.piles < NUM_TYPES), NUM_TYPES)
+    market = np.concatenate([state.offer, state.refill], axis=1)
+    ships += _counts(market, market >= 0, NUM_TYPES)
+    ships += state.idle.sum(axis=1)
+    ships += (state.con_ships * active[:, :, None]).sum(axis=1)
+    ships += state.build_ships
+    ships += _counts(exp_type.reshape(num, -1), exp_regular.reshape(num, -1), NUM_TYPES)
+    report.check(ships == TYPE_COPIES, "1: the ships of some type do not add up to its copies")
+
+    # 2 and 14. scoring cards and their windows.
+    turn = state.turn.astype(np.int64)
+    for name, reveal, pile, card in (("First", state.first_reveal, FIRST_PILE, FIRST_CARD),
+                                     ("Final", state.final_reveal, FINAL_PILE, FINAL_CARD)):
+        where = np.arange(PILE_CARDS)
+        own_pile = (where >= PILE_START[pile]) & (where < PILE_END[pile])
+        waiting = (in_piles & own_pile & (state.piles == card)).sum(axis=1)
+        anywhere = (in_piles & (state.piles == card)).sum(axis=1)
+        report.check((waiting == (reveal < 0)) & (anywhere == waiting),
+                     f"2: the {name} Scoring card is neither in its pile nor revealed, or both")
+        report.check((reveal < 0) | (reveal <= turn), f"14: {name} revealed after turn g")
+    both = (state.first_reveal >= 0) & (state.final_reveal >= 0)
+    report.check((state.final_reveal < 0) | (state.first_reveal >= 0),
+                 "2: the Final Scoring card came out before the First")
+    report.check(~both | (state.first_reveal <= state.final_reveal), "14: First after Final")
+    first_due = state.first_reveal.astype(np.int64) + players
+    final_due = state.final_reveal.astype(np.int64) + players
+    report.check(state.first_done == ((state.first_reveal >= 0) & (turn > first_due)),
+                 "14: first_done disagrees with the First Scoring window")
+    by_rules = (state.final_reveal >= 0) & (turn > final_due)
+    report.check(state.terminated == by_rules, "14: terminated disagrees with the Final window")
+    report.check(state.truncated == (~by_rules & (turn == MAX_TURNS)),
+                 "14: truncated is not the cap")
+    report.check((state.phase == PHASE.GAME_OVER) == state.done, "14: GAME_OVER phase")
+
+    # 3. flagships.
+    ids = np.sort(state.flag_id.astype(np.int64), axis=1)
+    report.check((np.diff(ids, axis=1) > 0) & (ids[:, :1] >= 0) & (ids[:, -1:] < 6),
+                 "3: flagship ids are not N distinct flagships")
+    on_exp = _counts(state.exp_owner.reshape(num, -1),
+                     (state.exp_flag & (state.exp_owner >= 0)).reshape(num, -1), players)
+    on_voyage = _counts(state.con_owner, active & (state.con_flag_tv > 0), players)
+    in_build = actor_mask & (state.build_flag_tv > 0)[:, None]
+    where = state.flag_where
+    report.check((on_exp == (where == FLAG.EXPEDITION)) & (on_voyage == (where == FLAG.VOYAGE))
+                 & (in_build == (where == FLAG.BUILD)),
+                 "3: a flagship's place disagrees with the expeditions, voyages or build")
+    report.check(state.flag_revealed | (where == FLAG.IDLE), "3: a face-down flagship not idle")
+
+    # 4, 5. contracts.
+    held = state.hand >= 0
+    places = _counts(state.contracts, np.arange(NUM_CONTRACTS) >= state.deck_pos[:, None],
+                     NUM_CONTRACTS)
+    places += _counts(state.display, state.display >= 0, NUM_CONTRACTS)
+    places += _counts(state.hand.reshape(num, -1), held.reshape(num, -1), NUM_CONTRACTS)
+    places += (state.con_state != PLAYED.UNPLAYED)
+    places += _counts(state.build_card[:, None], (state.build_card >= 0)[:, None],
+                      NUM_CONTRACTS)
+    report.check(places == 1, "4: a contract is in no place or in two")
+    played = (state.con_state == PLAYED.COMPLETED).sum(axis=1)
+    report.check(played == state.completed.sum(axis=1), "4: completed counts")
+    report.check((state.con_state == PLAYED.DISCARDED).sum(axis=1) == state.contracts_discarded,
+                 "4: contracts_discarded")
+    deck = NUM_CONTRACTS - state.deck_pos.astype(np.int64)
+    shown = (state.display >= 0).sum(axis=1)
+    report.check(state.contracts_taken.sum(axis=1)
+                 == NUM_CONTRACTS - START_HAND * players - deck - shown,
+                 "4: contracts_taken does not match the deck and display")
+    report.check(~state.hand_public | held, "5: a public flag on an empty hand slot")
+    report.check(held.sum(axis=2) == state.hand_size, "5: hand_size != the cards in hand")
+    report.check(_counts(state.piles, in_piles & (state.piles < NUM_TYPES), NUM_TYPES)
+                 == state.pile_ships, "1: pile_ships != the ships left in the piles")
+
+    # 6. coins and the ledger.
+    coins = state.coins.astype(np.int64)
+    report.check((coins >= 0) & (coins <= COINS_BOUND), "6: coins out of [0, 570]")
+    ledger = (START_COINS + state.income_coins + state.income_revenue - state.contracts_taken
+              - state.paid_prices - state.paid_fees)
+    report.check(coins == ledger, "6: coins disagree with the ledger")
+    report.check((state.income_coins % 2 == 0) & (state.income_coins <= 2 * state.own_turns),
+                 "6: income_coins")
+    bought = state.ships_bought.astype(np.int64)
+    report.check((3 * bought <= state.paid_prices) & (state.paid_prices <= 5 * bought),
+                 "6: paid_prices")
+    exp_fees = _counts(state.exp_owner.reshape(num, -1), (state.exp_owner >= 0).reshape(num, -1),
+                       players) + on_exp * (FLAGSHIP_FEE - 1)
+    con_ships = state.con_ships.sum(axis=2) * active
+    owner = np.maximum(state.con_owner, 0)
+    owner_hot = (owner[:, :, None] == seats) & active[:, :, None]  # (B, 24, P)
+    con_fees = (owner_hot * con_ships[:, :, None]).sum(axis=1) + on_voyage * FLAGSHIP_FEE
+    build_fees = actor_mask * (state.build_ships.sum(axis=1) + FLAGSHIP_FEE * (
+        state.build_flag_tv > 0))[:, None]
+    report.check(state.paid_fees >= exp_fees + con_fees + build_fees, "6: paid_fees too low")
+
+    # 7. action cards.
+    report.check(state.jokers + state.jokers_used_exp + state.jokers_used_con
+                 == JOKERS_PER_PLAYER[players], "7: Jokers do not add up")
+    jokered = _counts(state.exp_owner.reshape(num, -1),
+                      (state.exp_joker & (state.exp_owner >= 0)).reshape(num, -1), players)
+    established = state.exp_colour_set[:, :, None]
+    off_colour = (state.exp_owner >= 0) & (state.exp_colour != established)
+    report.check(state.jokers_used_exp == jokered, "7: jokers_used_exp != Joker ships")
+    report.check(jokered == _counts(state.exp_owner.reshape(num, -1),
+                                    off_colour.reshape(num, -1), players),
+                 "7: Joker ships != off-colour ships")
+    con_jokers = (owner_hot * state.con_jokers[:, :, None]).sum(axis=1)
+    report.check(state.jokers_used_con >= con_jokers + actor_mask * state.build_jokers[:, None],
+                 "7: jokers_used_con too low")
+    live_res = _counts(state.res_owner, state.res_owner >= 0, players)
+    report.check(live_res <= RESERVATIONS_PER_PLAYER[players] - state.reserves,
+                 "7 / 12: more live reservations than spent")
+
+    # 8. expeditions.
+    filled = state.exp_owner >= 0
+    report.check(filled.sum(axis=2) == state.exp_size, "8: exp_size")
+    report.check(filled == (np.arange(8) < state.exp_size[:, :, None]), "8: gaps in the records")
+    report.check((state.exp_tv * filled).sum(axis=2) == state.exp_used, "8: exp_used")
+    report.check(state.exp_used <= EXP_LIMIT, "8: an expedition over its limit")
+    first_colour = np.where(state.exp_size > 0, state.exp_colour[:, :, 0], -1)
+    report.check(state.exp_colour_set == first_colour, "8: established colour")
+    report.check(~state.exp_joker[:, :, 0], "8: a Joker on a first ship")
+    report.check(state.exp_joker == off_colour, "8: Joker flag != colour mismatch")
+    placed = np.where(filled, state.exp_turn, np.iinfo(np.int16).max)
+    report.check(np.diff(placed, axis=2) >= 0, "8: placement turns out of order")
+    report.check(np.where(filled, placed, 0) <= turn[:, None, None],
+                 "8: a placement turn in the future")
+    counts = (state.exp_owner[:, :, :, None] == seats) & filled[:, :, :, None]  # (B, 12, 8, P)
+    report.check(counts.sum(axis=2) == state.exp_count, "8: exp_count")
+    card_colour = state.exp_colour == EXP_COLOUR[None, :, None]
+    report.check((counts & card_colour[:, :, :, None]).sum(axis=2) == state.exp_same,
+                 "8: exp_same")
+
+    # 9. active contracts.
+    tv = (state.con_ships * TYPE_TV).sum(axis=2) + state.con_flag_tv
+    report.check(~active | (tv == CONTRACT_TV), "9: attached TV != requirement")
+    off = (state.con_ships * (CONTRACT_COLOUR[:, None] != TYPE_COLOUR)).sum(axis=2) + (
+        (state.con_flag_tv > 0) & (state.con_flag_colour != CONTRACT_COLOUR))
+    report.check(~active | (off == state.con_jokers), "9: Jokers != off-colour ships")
+    timer, duration = scoring.voyage_timers(state), state.con_duration
+    report.check(~active | ((timer >= 1) & (timer <= duration) & (duration <= 3)), "9: timer")
+    revenue = CONTRACT_REVENUE[np.arange(NUM_CONTRACTS), np.clip(duration - 1, 0, 2)]
+    report.check(~active | (state.con_revenue == revenue), "9: revenue != card_revenue[d]")
+    report.check(active | (state.con_due == 0), "9: a due turn on an inactive contract")
+    report.check((state.con_state == PLAYED.UNPLAYED) == (state.con_owner < 0),
+                 "9: owner of an unplayed contract")
+    group = owner_hot[:, :, :, None] & (timer[:, :, None, None] == np.arange(1, 4))  # B,24,P,3
+    report.check((group * state.con_revenue[:, :, None, None]).sum(axis=1)
+                 == state.voyage_revenue, "9: voyage_revenue != the active contracts")
+    attached = state.con_ships.sum(axis=2) + (state.con_flag_tv > 0)
+    report.check((group * attached[:, :, None, None]).sum(axis=1) == state.voyage_ships,
+                 "9: voyage_ships != the active contracts")
+    report.check(np.einsum("bcpt,bcs->bpts", group.astype(np.int16),
+                           state.con_ships.astype(np.int16)) == state.voyage_fleet,
+                 "9: voyage_fleet != the active contracts")
+
+    # 10. turn discipline (live rows).
+    used = state.used.astype(np.int64)
+    num_used = legality.NUM_USED[used]
+    main = state.phase == PHASE.MAIN
+    picking = live & ~main
+    open_type = state.open_type
+    open_bit = np.where(open_type == OPEN.BUY, MAIN.BUY,
+                        np.where(open_type == OPEN.DISPATCH, MAIN.DISPATCH, 0))
+    report.check(~live | (num_used <= 2), "10: more than two main actions")
+    report.check(~live | (used & open_bit == open_bit), "10: the open action is not used")
+    report.check(~live | ((state.bought >= 1) == (used & MAIN.BUY > 0)), "10: bought vs BUY")
+    report.check(~(live & main) | ((state.placed >= 1) == (used & MAIN.DISPATCH > 0)),
+                 "10: placed vs DISPATCH")
+    report.check(~picking | (open_type == OPEN.DISPATCH), "10: a pick without DISPATCH open")
+    report.check((state.phase != PHASE.PICK_EXP_SHIP) == (state.target < 0), "10: target")
+    report.check(building == (state.build_card >= 0), "10: build_card")
+
+    # 11. market shape.
+    report.check((state.offer >= 0) | (state.refill < 0), "11: refill above an empty offer")
+    report.check((state.refill >= 0) | (state.pile_pos == PILE_CARDS)[:, None],
+                 "11: an empty refill slot while the piles hold cards")
+
+    # 12. reservations.
+    res = state.res_owner.astype(np.int64)
+    has = res >= 0
+    cards = np.concatenate([state.offer, state.refill, state.display], axis=1)
+    report.check(~has | (cards >= 0), "12: a reservation on an empty slot")
+    k_owner = state.own_turns[b[:, None], np.maximum(res, 0)]
+    owner_acts = res == state.current_player[:, None]
+    fresh = state.res_turn == k_owner
+    report.check(~has | fresh | ((state.res_turn == k_owner - 1) & owner_acts),
+                 "12: a reservation outlived its owner's next turn")
+
+    # 13. VP.
+    report.check(state.first_done[:, None] | (state.vp_first == 0), "13: vp_first before First")
+    report.check(state.done[:, None] | (state.vp_final == 0), "13: vp_final before the end")
+    counted = filled & (state.exp_turn <= first_due[:, None, None])
+    report.check(~state.first_done[:, None] | (state.vp_first == _points(
+        state, counted, FIRST_SAME, FIRST_OFF, seats)), "13: vp_first != the First Scoring")
+    over = np.flatnonzero(state.done)
+    if over.size:
+        final = (_points(state, filled, FINAL_SAME, FINAL_OFF, seats)[over]
+                 + scoring.task_points(state, over)
+                 + scoring.ships_not_on_expeditions(state, over))
+        ok = np.ones((num, players), dtype=bool)
+        ok[over] = state.vp_final[over] == final
+        report.check(ok, "13: vp_final != the Final Scoring")
+        report.check(state.done[:, None] & ~active | ~state.done[:, None],
+                     "7.2: an active contract after the Final Scoring")
+
+    # 15. fleets.
+    report.check(state.idle >= 0, "15: a negative idle count")
+    fleet = state.idle.sum(axis=2) + (owner_hot * con_ships[:, :, None]).sum(axis=1)
+    fleet += actor_mask * state.build_ships.sum(axis=1)[:, None]
+    fleet += _counts(state.exp_owner.reshape(num, -1), exp_regular.reshape(num, -1), players)
+    report.check(fleet == state.ships_bought, "15: fleet != ships bought")
+
+    # 16-18. masks, forced decisions, observation bounds (live rows).
+    rows = np.flatnonzero(live)
+    if rows.size:
+        mask = game.legal_action_mask(state)[rows]
+        sub_ok = np.ones(num, dtype=bool)
+        sub_ok[rows] = mask.any(axis=1)
+        report.check(sub_ok, "16: no legal action")
+        plays = mask[:, ACTIONS.PLAY.start:ACTIONS.PLAY.stop].reshape(rows.size, -1, 3)
+        sub_ok[rows] = (plays.all(axis=2) | ~plays.any(axis=2)).all(axis=1)
+        report.check(sub_ok, "16: the durations of a card are not legal together")
+        for phase, decision in game.decisions.items():
+            at = rows[state.phase[rows] == phase]
+            if at.size and decision.forced is not None:
+                sub_ok = np.ones(num, dtype=bool)
+                sub_ok[at] = ~decision.forced(state, at)
+                report.check(sub_ok, f"17: a stored {decision.name} decision is forced")
+    for seat in range(players):
+        obs = observe(state, seat)
+        report.check((obs >= 0) & (obs <= 1) & np.isfinite(obs), f"18: seat {seat}'s "
+                     "observation out of [0, 1]")
+    report.check(np.full(num, observe(state, 0).shape[1] == 1072), "18: observation size")
+    return report.errors
+
+
+def _points(state: DiscoveriesState, counted: np.ndarray, same: np.ndarray, off: np.ndarray,
+            seats: np.ndarray) -> np.ndarray:
+    """(B, P) points of the ships ``counted`` (B, 12, 8) from the per-ship records."""
+    match = state.exp_colour == EXP_COLOUR[None, :, None]
+    value = np.where(match, same[None, :, None], off[None, :, None]) * counted
+    mine = state.exp_owner[:, :, :, None] == seats
+    return (value[:, :, :, None] * mine).sum(axis=(1, 2))
+
+
+def check_transition(before: DiscoveriesState, after: DiscoveriesState) -> list[str]:
+    """Violations of the "between steps" parts of §10 (items 8, 12 and 13)."""
+    report = _Report()
+    vp_before = before.vp_first + before.vp_final
+    vp_after = after.vp_first + after.vp_final
+    report.check(vp_after >= vp_before, "13: VP went down")
+    scored = (after.first_done != before.first_done) | (after.done != before.done)
+    report.check(scored[:, None] | (vp_after == vp_before), "13: VP changed without a scoring")
+    kept = before.exp_owner >= 0
+    same = ((after.exp_owner == before.exp_owner) & (after.exp_colour == before.exp_colour)
+            & (after.exp_tv == before.exp_tv) & (after.exp_turn == before.exp_turn))
+    report.check(~kept | same, "8: an expedition ship left or changed")
+    # A reserved card leaves its slot only to its owner (bought or taken).
+    seat = before.current_player
+    for slot_range, cards_before, cards_after in (
+            (slice(0, 5), before.offer, after.offer), (slice(10, 14), before.display,
+                                                       after.display)):
+        owner = before.res_owner[:, slot_range]
+        taken = (owner >= 0) & (cards_before >= 0) & (cards_after != cards_before)
+        report.check(~taken | (owner == seat[:, None]), "12: a reserved card taken by another")
+    return report.errors
