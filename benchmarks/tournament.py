@@ -437,6 +437,7 @@ def run_tournament(
         for i, arrangement in enumerate(plan)
     ]
 
+    revision = git_revision()  # of the code that plays, before anyone commits meanwhile
     start = time.perf_counter()
     bar = tqdm(total=int(firsts[-1]), unit="game", disable=not progress,
                desc=f"{env_id} {num_players}p tournament", file=sys.stderr)
@@ -479,7 +480,7 @@ def run_tournament(
         wins=block_wins.sum(axis=0),
         elo=elo,
         openskill=openskill,
-        git_revision=git_revision(),
+        git_revision=revision,
         decisions=sum(r.decisions for r in results),
         elapsed_s=elapsed,
         used_ray=use_ray,
