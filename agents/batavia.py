@@ -9,9 +9,11 @@ Three strategies, each answering every decision (§9.1):
   ahead it can reach this turn is valued at the post's good (times its prospect of leading
   that warehouse) plus the post's worth for an exchange, divided by one plus the cards the
   seal still needs; the best one is played for (exactly the cards needed, at least one),
-  else it draws. Lots are bid for at 1 coin a card, 2 for companies where it is within 2
+  else it draws. Lots are bid for at 1 coin a card, 4 for companies where it is within 2
   cards of a majority or holds the seal, 1 more for the ship when it can already play,
-  never above half its coins. It exchanges at 4 companies (3 when few posts are left).
+  never above 80% of its coins (the spec's 2 a card and half the coins bid too little in
+  play-tests). It exchanges at 4 companies, 3 when fewer than 10 posts are left ahead, and
+  any holding near the end (posts not handed in score nothing).
 * ``pirate_aware`` (``PirateAwarePostAgent``): greedy, but a play that would bring the
   cannon within 3 of the threshold counts a seal of the largest company at 85% of its
   worth, seals of small companies (which survive attacks) are worth up to 10% more, and lot

@@ -194,6 +194,7 @@ class TournamentResult:
     records: list = dataclasses.field(default_factory=list)  # envs.records.Recorder
     guests: list[str] = dataclasses.field(default_factory=list)  # the last agents' names
     guest_games_per_arrangement: int = 0  # deals per guest lineup, in each rotation
+    trained: dict[str, str] = dataclasses.field(default_factory=dict)  # label -> its source
 
     @property
     def num_games(self) -> int:
@@ -259,6 +260,7 @@ class TournamentResult:
         if self.guests:
             lines.append(("guests", ", ".join(self.guests) + " (each seated with every "
                           f"{self.num_players - 1} of the field, not with each other)"))
+        lines += [(label, source) for label, source in self.trained.items()]
         return [
             *lines,
             ("seed", f"{self.seed} (deal seeds {self.seed}..{last_seed})"),
@@ -435,6 +437,7 @@ def run_tournament(
         for i, arrangement in enumerate(plan)
     ]
 
+    revision = git_revision()  # of the code that plays, before anyone commits meanwhile
     start = time.perf_counter()
     bar = tqdm(total=int(firsts[-1]), unit="game", disable=not progress,
                desc=f"{env_id} {num_players}p tournament", file=sys.stderr)
@@ -477,14 +480,29 @@ def run_tournament(
         wins=block_wins.sum(axis=0),
         elo=elo,
         openskill=openskill,
-        git_revision=git_revision(),
+        git_revision=revision,
         decisions=sum(r.decisions for r in results),
         elapsed_s=elapsed,
         used_ray=use_ray,
         records=[r for result in results for r in result.records],
         guests=guest_names,
         guest_games_per_arrangement=plan[-1].games if guest_names else 0,
+        trained={name: checkpoint_source(spec) for name, spec in zip(names, specs, strict=True)
+                 if agent_registry.looks_like_checkpoint(spec)},
     )
+
+
+def checkpoint_source(path: str) -> str:
+    """How a trained agent came about: the command that reproduces its checkpoint (from the
+    config stored in it) and its training steps."""
+    from agents.policy import checkpoint_info
+    from train.config import reproduce_command
+
+    info = checkpoint_info(path)
+    if "config" not in info:
+        return f"checkpoint {path}"
+    return (f"trained by `{reproduce_command(info['config'])}` "
+            f"({int(info.get('timesteps', 0)):,} timesteps)")
 
 
 def _parse_names(agent_names: Sequence[str] | str, least: int = 2

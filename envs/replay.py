@@ -12,6 +12,7 @@ where it parts.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from envs.records import load
@@ -63,4 +64,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except BrokenPipeError:  # the reader stopped early (``| head``): not an error of ours
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(0)

@@ -127,7 +127,9 @@ def draw_to_hand(state: BataviaState, rows: np.ndarray, seat: np.ndarray, n: int
 def flat(array: np.ndarray) -> np.ndarray:
     """A 1-D view of a state array (one-dimensional fancy indexing costs a fraction of the
     multi-dimensional kind at small batches); raises if the array is not contiguous."""
-    return np.reshape(array, -1, copy=False)
+    view = array.view()
+    view.shape = (array.size,)  # AttributeError where only a copy could reshape it
+    return view
 
 
 def hand_to_display(state: BataviaState, rows: np.ndarray, seat: np.ndarray,
@@ -177,7 +179,9 @@ def recount_seals(state: BataviaState, rows: np.ndarray) -> None:
 
 def seat_rows(array: np.ndarray) -> np.ndarray:
     """A (B, P, 5) state array as (B·P, 5): row ``b·P + p`` is seat p of game b."""
-    return np.reshape(array, (-1, NUM_COMPANIES), copy=False)
+    view = array.view()
+    view.shape = (array.size // NUM_COMPANIES, NUM_COMPANIES)  # never a copy (see flat)
+    return view
 
 
 def hand_bounds(state: BataviaState, rows: np.ndarray, seat: np.ndarray

@@ -150,7 +150,7 @@ def _counts(counts: np.ndarray) -> str:
 
 def _panel(canvas: Canvas, game: BataviaGame, state: BataviaState, row: int,
            seat: int | None, left: int) -> None:
-    y = MARGIN
+    y = ROUTE_TOP - 16  # below the title line, which may run into the panel's column
     lot = _counts(state.lot[row]) + (" (carried over)" if state.carried[row] else "")
     lines = [f"ship: player_{int(state.ship[row])} | die {int(state.die[row]) or '-'}",
              f"cannon {int(state.cannon[row])}/{game.threshold} | cubes "

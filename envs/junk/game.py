@@ -52,8 +52,8 @@ an ambiguity):
     only where it changes: ``vis``, the top layers' strip counts, open slots and presence per
     junk and seat; hand sizes, face-down counts, pile sizes; the unrevealed market cards. The
     invariants check each against the arrays it derives from.
-12. A finished row keeps the ``revealed`` record of the step that ended it (core clears every
-    row's record in ``step``, and a finished row must not change at all).
+12. A finished row keeps the ``revealed`` record of the step that ended it (core's ``step``
+    clears the record only in the rows it plays, so a finished row does not change at all).
 13. (§5.2) Which card of a type is taken, played or moved is irrelevant: the lowest card id.
 
 Modules: ``state.py`` (decisions, actions, state), ``data.py`` (every table of the rules),
