@@ -39,8 +39,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.cairo import legality
-from envs.cairo.board import NEIGHBOURS, OUTSIDE, walk_distances
+from envs.cairo import cards, legality, lure
+from envs.cairo.board import NEIGHBOURS, OUTSIDE, Board, board_of, colour_planes, walk_distances
 from envs.cairo.data import (
     CARD_COVER,
     GOLD,
@@ -61,6 +61,7 @@ from envs.cairo.data import (
     SILVER,
     WIDTH,
 )
+from envs.cairo.expansion import expansion_codes
 from envs.cairo.state import ACTIONS, CairoState, Phase, Stage, Verb
 from envs.core.game import Game
 
@@ -127,9 +128,9 @@ class _View:
 
     # ---------------------------------------------------------------- board facts
     @property
-    def board(self) -> legality.Board:
+    def board(self) -> Board:
         if self._board is None:
-            self._board = legality.board_of(self.state, self.idx)
+            self._board = board_of(self.state, self.idx)
         return self._board
 
     @property
@@ -140,10 +141,8 @@ class _View:
         still grow, which is what the cards in hand should cover.
         """
         if self._expansion_cells is None:
-            cells = np.stack(
-                [self.board.expansion_candidates(self.seat * NUM_COLOURS + c)
-                 for c in range(NUM_COLOURS)], axis=1)
-            self._expansion_cells = cells & self.growable[:, :, None]
+            codes = expansion_codes(self.board, self.players)[self.rows, self.seat]
+            self._expansion_cells = colour_planes(codes) & self.growable[:, :, None]
         return self._expansion_cells
 
     def expansion_sections(self) -> np.ndarray:
@@ -221,7 +220,7 @@ class _View:
         """(R, 6) bool each: some growth cell is covered by a standard card / by a joker."""
         sections = self.expansion_sections()
         standard = (sections & (self.hand[:, None, :NUM_STANDARD_TYPES] > 0)).any(axis=2)
-        jokers = (sections & legality.joker_sections(self.hand)[:, None, :]).any(axis=2)
+        jokers = (sections & cards.joker_sections(self.hand)[:, None, :]).any(axis=2)
         return standard, jokers
 
     def ends_game(self) -> np.ndarray:
@@ -483,9 +482,9 @@ class CairoScriptedAgent:
         room = _neighbours(free).sum(axis=2)
         hand = view.hand[rows]
         standard = hand[:, :NUM_STANDARD_TYPES][:, SECTION] > 0
-        joker = legality.joker_sections(hand)[:, SECTION]
-        cards = np.where(state.verb[idx] == Verb.PLACE, 0, 1)[:, None]
-        value = cards * (2.0 * standard + 1.0 * (joker & ~standard)) - 0.25 * dist + 0.3 * room
+        joker = cards.joker_sections(hand)[:, SECTION]
+        paid = np.where(state.verb[idx] == Verb.PLACE, 0, 1)[:, None]
+        value = paid * (2.0 * standard + 1.0 * (joker & ~standard)) - 0.25 * dist + 0.3 * room
         _put(scores, mask, rows, ACTIONS.CELL.start, value.reshape(n, NUM_CELLS))
 
     def _stall_dir(self, view: _View, rows: np.ndarray, mask: np.ndarray,
@@ -505,7 +504,7 @@ class CairoScriptedAgent:
         colour = state.colour[idx].astype(np.intp)
         hand = view.hand[rows]
         standard = hand[:, :NUM_STANDARD_TYPES][:, SECTION] > 0
-        joker = legality.joker_sections(hand)[:, SECTION]
+        joker = cards.joker_sections(hand)[:, SECTION]
         grow = view.expansion_cells[rows, colour]  # (n, 182)
         room = _neighbours(grow).sum(axis=2)
         return 2.0 * standard + 1.0 * (joker & ~standard) + 0.15 * room
@@ -549,7 +548,7 @@ class CairoScriptedAgent:
     def _lure_target(self, view: _View, rows: np.ndarray, mask: np.ndarray,
                      scores: np.ndarray) -> None:
         state, idx = view.state, view.idx[rows]
-        cells, legal, cost = legality.lure_options(state, idx)
+        cells, legal, cost = lure.lure_options(state, idx)
         colour = state.colour[idx].astype(np.intp)
         values, _ = view.lure_slots(rows, colour, cost, legal, self.opponent_weight,
                                     self.barker_weight)

@@ -8,7 +8,9 @@ legal actions, or with ``--policy NAME``: an agent of the game (``agents.list_ag
 a policy its agents module offers for soaks in ``SOAK_POLICIES`` (a random policy biased
 towards the rules uniform play seldom reaches, e.g. discoveries' ``contract_biased``).
 After every step the game's ``check_invariants`` runs on the whole batch. A violation stops
-the run and prints the seed and the action sequence that replay it on a single game. At
+the run, prints the seed and the action sequence that replay it on a single game, and
+writes that game's record (``envs.records``) under ``--out`` (default ``runs/soak``), which
+``python -m envs.replay FILE`` prints position by position. At
 the end: games/s, env-steps/s, decisions per game, how many games hit the safety cap
 (truncated) per player count, and the automatic decisions applied (by decision) and the
 decisions asked with a single legal action.
@@ -21,18 +23,39 @@ import importlib
 import sys
 import time
 from collections import Counter
+from pathlib import Path
 
 import numpy as np
 from tqdm import tqdm
 
 import envs
+from envs import records
 from envs.core import cli
 from envs.core.memory import retain_freed_memory
 from envs.core.sampling import sample_actions
 
 
 class InvariantViolation(AssertionError):
-    """An invariant failed; the message holds the replay recipe."""
+    """An invariant failed; the message holds the replay recipe, ``game`` (the seed and the
+    actions of the failing game, for its record) when one game is to blame."""
+
+    def __init__(self, message: str, game: tuple[int, list[int]] | None = None):
+        super().__init__(message)
+        self.game = game
+
+
+def write_record(game, seed: int, actions: list[int], player: str, out: Path) -> Path:
+    """The record of the game ``game.init(1, seed)`` played by ``actions`` (each seat by
+    ``player``), written to ``out/<env>_<P>p_seed<seed>.jsonl``."""
+    recorder = records.Recorder(game, seed, [player] * game.num_players)
+    state = game.init(1, seed=seed)
+    recorder.start(state)
+    for action in actions:
+        recorder.before(state)
+        state = game.step(state, np.array([action]))
+        recorder.after(state, action)
+    recorder.finish(state)
+    return recorder.write(out / f"{game.ENV_ID}_{game.num_players}p_seed{seed}.jsonl")
 
 
 def replay_recipe(env_id: str, players: int, seed: int, actions: list[int],
@@ -112,7 +135,8 @@ def soak_wave(game, batch: int, seed: int, policy=None,
             taken = [int(a) for a in np.array(history)[:, row] if a >= 0]
             raise InvariantViolation(
                 replay_recipe(game.ENV_ID, game.num_players, seed + row, taken,
-                              game.check_invariants(state.take(row)) or problems))
+                              game.check_invariants(state.take(row)) or problems),
+                game=(seed + row, taken))
         if len(history) > game.max_decisions:
             raise InvariantViolation(f"{game!r}: a game ran past max_decisions "
                                      f"({game.max_decisions}) in the wave seeded {seed}")
@@ -141,6 +165,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="who plays every seat: uniform (masked-uniform random, the "
                              "default), an agent of the game, or a policy of its agents "
                              "module's SOAK_POLICIES (e.g. contract_biased for discoveries)")
+    parser.add_argument("--out", type=Path, default=Path("runs/soak"),
+                        help="where the record of a game that breaks an invariant goes "
+                             "(default: runs/soak)")
     cli.add_progress(parser)
     args = parser.parse_args(argv)
     if args.games < 1 or args.batch < 1:
@@ -171,6 +198,10 @@ def main(argv: list[str] | None = None) -> int:
                     g, s, t = soak_wave(game, batch, args.seed + games, policy, counts)
                 except InvariantViolation as err:
                     print(err, file=sys.stderr)
+                    if err.game is not None:
+                        path = write_record(game, *err.game, args.policy, args.out)
+                        print(f"record: {path} (python -m envs.replay {path})",
+                              file=sys.stderr)
                     return 1
                 games, steps, truncated = games + g, steps + s, truncated + t
                 progress.update(g)

@@ -18,6 +18,10 @@ How the games are arranged (``seat_arrangements``):
   deal cancels. Lineup j uses seeds ``seed + j * G .. seed + (j + 1) * G - 1`` for its G
   games per rotation. A deal and its rotations are one *block*, the unit the Elo bootstrap
   resamples (the games of a block are not independent).
+* Guests (``--guests``, e.g. a search agent too slow for the whole round robin) are rated
+  against the field without playing all its games: each guest plays every (P - 1)-subset of
+  the field (multisets, when the field is smaller) in every rotation, ``--guest-games`` games
+  in all, on deals of their own. The field's games are the same with or without guests.
 * Each rotation (seat arrangement) is one batched ``play_match``: its G games advance
   together. With ``--ray`` each arrangement is one Ray task; its agents are made in the
   driver with the same seeds and sent along with the game object, so the result is the same
@@ -87,6 +91,49 @@ def seat_arrangements(num_agents: int, num_players: int) -> list[tuple[tuple[int
     ]
 
 
+def guest_arrangements(num_field: int, guest: int, num_players: int
+                       ) -> list[tuple[int, ...]]:
+    """The seat arrangements of agent ``guest`` with the field ``0 .. num_field - 1``: every
+    lineup of the guest and P - 1 field agents (all different where the field has enough),
+    in its P rotations."""
+    others = (itertools.combinations(range(num_field), num_players - 1)
+              if num_field >= num_players - 1 else
+              itertools.combinations_with_replacement(range(num_field), num_players - 1))
+    lineups = [(guest, *rest) for rest in others]
+    return [tuple(lineup[(s + r) % num_players] for s in range(num_players))
+            for lineup in lineups for r in range(num_players)]
+
+
+@dataclasses.dataclass(frozen=True)
+class Arrangement:
+    """One seat arrangement of the schedule and its deals."""
+
+    seats: tuple[int, ...]  # agent index per seat
+    lineup: int  # the rotations of one lineup share it, hence their deals
+    games: int  # deals played (the same ones in every rotation of the lineup)
+    first_block: int  # its deals are seeded seed + first_block, seed + first_block + 1, ...
+
+
+def schedule(num_field: int, num_guests: int, num_players: int, field_games: int,
+             guest_games: int) -> list[Arrangement]:
+    """The field's round robin (``seat_arrangements``, ``field_games`` games at least), then
+    each guest's arrangements (``guest_arrangements``, ``guest_games`` games at least each);
+    games are rounded up to whole deals per arrangement. Guests' agent indices follow the
+    field's."""
+    parts = [[(seats, j) for seats, j in seat_arrangements(num_field, num_players)]]
+    for g in range(num_guests):
+        seats = guest_arrangements(num_field, num_field + g, num_players)
+        parts.append([(s, k // num_players) for k, s in enumerate(seats)])
+    out, next_block, next_lineup = [], 0, 0
+    for k, part in enumerate(parts):
+        games = math.ceil((field_games if k == 0 else guest_games) / len(part))
+        lineups = 1 + max(j for _, j in part)
+        out += [Arrangement(seats, next_lineup + j, games, next_block + j * games)
+                for seats, j in part]
+        next_lineup, next_block = next_lineup + lineups, next_block + lineups * games
+    return out
+
+
 def agent_seed(seed: int, arrangement: int, seat: int) -> int:
     """Seed of the agent in one seat of one arrangement (independent streams per seat)."""
     return int(np.random.SeedSequence([seed, arrangement, seat]).generate_state(1)[0])
@@ -127,9 +174,9 @@ class TournamentResult:
     env_id: str
     version: int
     num_players: int
-    agents: list[str]  # the k agent names (labels of the tables)
+    agents: list[str]  # the k agent names (labels of the tables), the guests last
     seed: int
-    games_per_arrangement: int  # G: deals per lineup, played in each rotation
+    games_per_arrangement: int  # G: deals per lineup of the field, played in each rotation
     arrangements: list[tuple[int, ...]]  # agent index per seat, one tuple per arrangement
     seat_agents: np.ndarray  # (N, P) int64, agent index in each seat of each game
     scores: np.ndarray  # (N, P) float64, the game's own final scores
@@ -145,10 +192,19 @@ class TournamentResult:
     elapsed_s: float  # wall-clock seconds of play
     used_ray: bool = False
     records: list = dataclasses.field(default_factory=list)  # envs.records.Recorder
+    guests: list[str] = dataclasses.field(default_factory=list)  # the last agents' names
+    guest_games_per_arrangement: int = 0  # deals per guest lineup, in each rotation
+    trained: dict[str, str] = dataclasses.field(default_factory=dict)  # label -> its source
 
     @property
     def num_games(self) -> int:
         return int(self.seat_agents.shape[0])
+
+    @property
+    def field_arrangements(self) -> int:
+        """Seat arrangements of the field's round robin (the guests' follow them)."""
+        field = len(self.agents) - len(self.guests)
+        return sum(max(seats) < field for seats in self.arrangements)
 
     def _per_agent(self, values: np.ndarray) -> np.ndarray:
         """Mean of a (N, P) per-seat quantity over each agent's seats."""
@@ -189,15 +245,24 @@ class TournamentResult:
 
     # ------------------------------------------------------------------- reports
     def header_lines(self) -> list[tuple[str, str]]:
-        num_lineups = len(self.arrangements) // max(self.num_players, 1)
-        last_seed = self.seed + num_lineups * self.games_per_arrangement - 1
-        return [
+        last_seed = int(self.deal_seeds.max())
+        field, num_field = len(self.agents) - len(self.guests), self.field_arrangements
+        lines = [
             ("env", f"{self.env_id} (VERSION {self.version})"),
             ("players", str(self.num_players)),
-            ("agents", ", ".join(self.agents)),
-            ("games", f"{self.num_games} ({len(self.arrangements)} seat arrangements x "
-                      f"{self.games_per_arrangement} duplicate deals; "
-                      f"{int(self.truncated.sum())} truncated)"),
+            ("agents", ", ".join(self.agents[:field])),
+            ("games", f"{self.num_games} ({num_field} seat arrangements x "
+                      f"{self.games_per_arrangement} duplicate deals"
+                      + (f", and {len(self.arrangements) - num_field} of the guests x "
+                         f"{self.guest_games_per_arrangement}" if self.guests else "")
+                      + f"; {int(self.truncated.sum())} truncated)"),
+        ]
+        if self.guests:
+            lines.append(("guests", ", ".join(self.guests) + " (each seated with every "
+                          f"{self.num_players - 1} of the field, not with each other)"))
+        lines += [(label, source) for label, source in self.trained.items()]
+        return [
+            *lines,
             ("seed", f"{self.seed} (deal seeds {self.seed}..{last_seed})"),
             ("git revision", self.git_revision),
             ("Elo", f"Bradley-Terry maximum likelihood, {self.elo.anchor} = "
@@ -315,6 +380,8 @@ def run_tournament(
     progress: bool = True,
     bootstrap_samples: int = 1000,
     save_games: int = 0,
+    guests: Sequence[str] | str = (),
+    guest_games: int = 150,
 ) -> TournamentResult:
     """Play a seat-balanced duplicate tournament and rate the agents.
 
@@ -333,6 +400,10 @@ def run_tournament(
         bootstrap_samples: refits for the Elo confidence intervals.
         save_games: keep the game records (``envs.records``) of the first this many games
             (in schedule order), in the result's ``records``.
+        guests: agents (names or paths, as ``agent_names``) rated against the field in
+            ``guest_games`` games each (rounded up to whole deals per arrangement) instead of
+            playing the whole round robin (see ``schedule``).
+        guest_games: games of each guest.
 
     Raises:
         ValueError: unknown env id, unsupported player count, unknown or repeated agents,
@@ -341,47 +412,51 @@ def run_tournament(
     """
     game = make_game(env_id, num_players)
     num_players = game.num_players
-    names, specs = _parse_names(agent_names)
-    if isinstance(num_games, bool) or not isinstance(num_games, (int, np.integer)) \
-            or num_games < 1:
-        raise ValueError(f"num_games must be a positive int, got {num_games!r}")
+    field, field_specs = _parse_names(agent_names)
+    guest_names, guest_specs = _parse_names(guests, least=0) if guests else ([], [])
+    names, specs = field + guest_names, field_specs + guest_specs
+    both = sorted(set(field) & set(guest_names))
+    if both:
+        raise ValueError(f"agents both in the field and guests: {both}")
+    for what, value in (("num_games", num_games), ("guest_games", guest_games)):
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+            raise ValueError(f"{what} must be a positive int, got {value!r}")
     for spec in specs:  # every agent is made once before any game: bad names fail here
         agent_registry.make_agent(spec, env_id, num_players, seed=seed)
-    schedule = seat_arrangements(len(names), num_players)
-    games_each = math.ceil(num_games / len(schedule))
+    plan = schedule(len(field), len(guest_names), num_players, num_games, guest_games)
+    firsts = np.cumsum([0] + [a.games for a in plan])  # each arrangement's first game
     jobs = [
         (
             [_labelled(agent_registry.make_agent(specs[a], env_id, num_players,
                                                  agent_seed(seed, i, s)), names[a])
-             for s, a in enumerate(seats)],
-            seed + lineup * games_each,
-            max(0, min(games_each, save_games - i * games_each)),
+             for s, a in enumerate(arrangement.seats)],
+            seed + arrangement.first_block,
+            arrangement.games,
+            int(np.clip(save_games - firsts[i], 0, arrangement.games)),
         )
-        for i, (seats, lineup) in enumerate(schedule)
+        for i, arrangement in enumerate(plan)
     ]
 
     start = time.perf_counter()
-    bar = tqdm(total=games_each * len(schedule), unit="game", disable=not progress,
+    bar = tqdm(total=int(firsts[-1]), unit="game", disable=not progress,
                desc=f"{env_id} {num_players}p tournament", file=sys.stderr)
     try:
         if use_ray:
-            results = _play_on_ray(game, jobs, games_each, ray_address, bar)
+            results = _play_on_ray(game, jobs, ray_address, bar)
         else:
             results = []
-            for seat_agents, deal_seed, record in jobs:
-                results.append(play_arrangement(game, seat_agents, games_each, deal_seed,
-                                                record))
-                bar.update(games_each)
+            for seat_agents, deal_seed, games, record in jobs:
+                results.append(play_arrangement(game, seat_agents, games, deal_seed, record))
+                bar.update(games)
     finally:
         bar.close()
     elapsed = time.perf_counter() - start
 
-    seat_agents = np.repeat(np.array([s for s, _ in schedule], dtype=np.int64), games_each,
-                            axis=0)
-    offsets = np.tile(np.arange(games_each, dtype=np.int64), len(schedule))
-    lineups = np.repeat(np.array([j for _, j in schedule], dtype=np.int64), games_each)
+    counts = [a.games for a in plan]
+    seat_agents = np.repeat(np.array([a.seats for a in plan], dtype=np.int64), counts, axis=0)
+    blocks = np.concatenate([a.first_block + np.arange(a.games, dtype=np.int64)
+                             for a in plan])
     rewards = np.concatenate([r.rewards for r in results])
-    blocks = lineups * games_each + offsets
     block_wins = elo_lib.pairwise_wins(rewards, seat_agents, len(names), groups=blocks,
                                        num_groups=int(blocks.max()) + 1)
     elo = elo_lib.elo_ratings(block_wins, names, num_samples=bootstrap_samples, seed=seed)
@@ -393,8 +468,8 @@ def run_tournament(
         num_players=num_players,
         agents=names,
         seed=seed,
-        games_per_arrangement=games_each,
-        arrangements=[s for s, _ in schedule],
+        games_per_arrangement=plan[0].games,
+        arrangements=[a.seats for a in plan],
         seat_agents=seat_agents,
         scores=np.concatenate([r.scores for r in results]).astype(np.float64),
         rewards=rewards,
@@ -409,10 +484,28 @@ def run_tournament(
         elapsed_s=elapsed,
         used_ray=use_ray,
         records=[r for result in results for r in result.records],
+        guests=guest_names,
+        guest_games_per_arrangement=plan[-1].games if guest_names else 0,
+        trained={name: checkpoint_source(spec) for name, spec in zip(names, specs, strict=True)
+                 if agent_registry.looks_like_checkpoint(spec)},
     )
 
 
-def _parse_names(agent_names: Sequence[str] | str) -> tuple[list[str], list[str]]:
+def checkpoint_source(path: str) -> str:
+    """How a trained agent came about: the command that reproduces its checkpoint (from the
+    config stored in it) and its training steps."""
+    from agents.policy import checkpoint_info
+    from train.config import reproduce_command
+
+    info = checkpoint_info(path)
+    if "config" not in info:
+        return f"checkpoint {path}"
+    return (f"trained by `{reproduce_command(info['config'])}` "
+            f"({int(info.get('timesteps', 0)):,} timesteps)")
+
+
+def _parse_names(agent_names: Sequence[str] | str, least: int = 2
+                 ) -> tuple[list[str], list[str]]:
     """The agents' labels and what makes each (a name or a path; ``label=path`` entries)."""
     if isinstance(agent_names, str):
         agent_names = agent_names.split(",")
@@ -426,8 +519,8 @@ def _parse_names(agent_names: Sequence[str] | str) -> tuple[list[str], list[str]
     repeated = sorted({n for n in names if names.count(n) > 1})
     if repeated:
         raise ValueError(f"agents repeated in the tournament: {repeated}")
-    if len(names) < 2:
-        raise ValueError(f"a tournament needs at least 2 agents, got {names}")
+    if len(names) < least:
+        raise ValueError(f"a tournament needs at least {least} agents, got {names}")
     return names, specs
 
 
@@ -478,8 +571,8 @@ def init_ray(address: str | None = None, num_cpus: int | None = None, **kwargs):
     return ray.init(num_cpus=num_cpus, **kwargs)
 
 
-def _play_on_ray(game: Game, jobs: list, games_each: int, address: str | None,
-                 bar: tqdm) -> list[MatchResult]:
+def _play_on_ray(game: Game, jobs: list, address: str | None, bar: tqdm
+                 ) -> list[MatchResult]:
     ray = import_ray()
     started = not ray.is_initialized()
     if started:
@@ -487,15 +580,15 @@ def _play_on_ray(game: Game, jobs: list, games_each: int, address: str | None,
     try:
         task = ray.remote(play_arrangement)
         game_ref = ray.put(game)
-        pending = {task.remote(game_ref, seat_agents, games_each, deal_seed, record): i
-                   for i, (seat_agents, deal_seed, record) in enumerate(jobs)}
+        pending = {task.remote(game_ref, seat_agents, games, deal_seed, record): i
+                   for i, (seat_agents, deal_seed, games, record) in enumerate(jobs)}
         results: list[MatchResult | None] = [None] * len(jobs)
         waiting = list(pending)
         while waiting:
             done, waiting = ray.wait(waiting, num_returns=1)
             for ref in done:
                 results[pending[ref]] = ray.get(ref)
-                bar.update(games_each)
+                bar.update(jobs[pending[ref]][2])
         return results  # type: ignore[return-value]
     finally:
         if started:
@@ -519,6 +612,12 @@ def build_parser() -> argparse.ArgumentParser:
                              "options; default: random and the game's scripted baselines)")
     parser.add_argument("--games", type=int, default=600,
                         help="games to play, rounded up to whole duplicate deals (600)")
+    parser.add_argument("--guests", default=None,
+                        help="comma-separated agents rated against the field in "
+                             "--guest-games games each instead of the whole round robin "
+                             "(e.g. ismcts, too slow for all of it)")
+    parser.add_argument("--guest-games", type=int, default=150,
+                        help="games of each guest, rounded up to whole deals (150)")
     parser.add_argument("--seed", type=int, default=0, help="first deal seed (0)")
     parser.add_argument("--out", default=None,
                         help="folder for the Markdown and CSV tables, <out>/<env>_elo.md "
@@ -541,8 +640,9 @@ def main(argv: Sequence[str] | None = None) -> TournamentResult:
     args = parser.parse_args(argv)
     cli.env_ids(parser, args.env)
     args.players = cli.player_count(parser, args.env, args.players)
-    if args.games < 1 or args.save_games < 0:
-        parser.error("--games must be positive and --save-games not negative")
+    if args.games < 1 or args.guest_games < 1 or args.save_games < 0:
+        parser.error("--games and --guest-games must be positive and --save-games not "
+                     "negative")
     retain_freed_memory()  # batched play: see envs.core.memory
     names = args.agents if args.agents is not None else [
         agent_registry.RANDOM, *agent_registry.list_baselines(args.env)]
@@ -550,11 +650,13 @@ def main(argv: Sequence[str] | None = None) -> TournamentResult:
         args.env, args.players, names, args.games, seed=args.seed,
         use_ray=args.ray or args.ray_address is not None, ray_address=args.ray_address,
         progress=args.progress, bootstrap_samples=args.bootstrap, save_games=args.save_games,
+        guests=args.guests or (), guest_games=args.guest_games,
     )
     print(result.to_markdown())
-    if result.num_games != args.games:
-        print(f"note: {args.games} games asked, {result.num_games} played: every one of the "
-              f"{len(result.arrangements)} seat arrangements plays the same deals")
+    played = result.field_arrangements * result.games_per_arrangement
+    if played != args.games:
+        print(f"note: {args.games} games asked, {played} played: every one of the "
+              f"{result.field_arrangements} seat arrangements plays the same deals")
     out = args.out or Path("runs/tournaments") / (
         f"{args.env}_{args.players}p_{time.strftime('%Y%m%d-%H%M%S')}")
     md, table = result.write(out)

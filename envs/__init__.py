@@ -15,7 +15,9 @@ from envs.core.errors import IllegalActionError
 from envs.core.registry import game_class, list_envs, make_game, register
 
 register("cairo", "envs.cairo:CairoGame")
+register("batavia", "envs.batavia:BataviaGame")
 register("discoveries", "envs.discoveries:DiscoveriesGame")
+register("junk", "envs.junk:JunkGame")
 
 
 def make_env(env_id: str, num_players: int | None = None, render_mode: str | None = None,

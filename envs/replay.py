@@ -12,6 +12,7 @@ where it parts.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from envs.records import load
@@ -44,15 +45,15 @@ def main(argv: list[str] | None = None) -> int:
             print(game.render(record.state_at(args.step), 0, seat=args.seat))
             return 0
         for auto in (m for m in record.moves if m.automatic and m.step < 0):
-            print(f"    automatic at the start: seat {auto.seat} {auto.decision}: {auto.name}")
+            print(f"    automatic at the start: player_{auto.seat} {auto.decision}: {auto.name}")
         for k, state in record.states():
             print(f"\n--- position {k}")
             print(game.render(state, 0, seat=args.seat))
             if k < len(asked):
                 move = asked[k]
-                print(f">>> seat {move.seat} {move.decision}: {move.name}")
+                print(f">>> player_{move.seat} {move.decision}: {move.name}")
                 for auto in (m for m in record.moves if m.automatic and m.step == k):
-                    print(f"    automatic: seat {auto.seat} {auto.decision}: {auto.name}")
+                    print(f"    automatic: player_{auto.seat} {auto.decision}: {auto.name}")
     except ValueError as err:
         print(f"error: {err}", file=sys.stderr)
         return 1
@@ -63,4 +64,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except BrokenPipeError:  # the reader stopped early (``| head``): not an error of ours
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(0)

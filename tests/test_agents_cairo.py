@@ -16,7 +16,8 @@ BASELINES = ["greedy", "economist", "medal_hunter"]
 
 
 def test_list_agents_names_the_cairo_baselines():
-    assert agents.list_agents("cairo") == ["random", *BASELINES]
+    assert agents.list_agents("cairo") == ["random", *BASELINES, "ismcts"]
+    assert agents.list_baselines("cairo") == BASELINES
     for name in BASELINES:
         agent = agents.make_agent(name, "cairo", num_players=3, seed=0)
         assert agent.name == name

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from benchmarks import soak, throughput
+from envs import records
 
 
 def test_throughput_writes_markdown_and_csv(tmp_path, monkeypatch):
@@ -101,7 +102,8 @@ def test_soak_runs_clean(capsys):
     assert "toy 2p: 40 games clean, 0 truncated" in out and "toy 3p: 40 games clean" in out
 
 
-def test_soak_prints_a_replayable_violation(capsys, monkeypatch):
+def test_soak_prints_a_replayable_violation_and_writes_its_record(capsys, monkeypatch,
+                                                                   tmp_path):
     import toy_game
 
     def broken(self, state):  # flags every row of seed 5 once it has played a card
@@ -109,7 +111,8 @@ def test_soak_prints_a_replayable_violation(capsys, monkeypatch):
         return [f"row {r}: seeded failure" for r in np.flatnonzero(played >= 3)]
 
     monkeypatch.setattr(toy_game.ToyGame, "check_invariants", broken)
-    assert soak.main(["--env", "toy", "--games", "4", "--players", "2", "--seed", "5"]) == 1
+    assert soak.main(["--env", "toy", "--games", "4", "--players", "2", "--seed", "5",
+                      "--out", str(tmp_path)]) == 1
     err = capsys.readouterr().err
     assert "game seed 5" in err and "state = game.init(1, seed=5)" in err
     # The printed actions replay the failure on a single game.
@@ -119,6 +122,13 @@ def test_soak_prints_a_replayable_violation(capsys, monkeypatch):
     for a in actions:
         state = game.step(state, np.array([a]))
     assert broken(game, state)
+    # The game's record replays the same actions to the same failing position.
+    path = tmp_path / "toy_2p_seed5.jsonl"
+    assert f"record: {path}" in err
+    record = records.load(path)
+    assert record.header["seed"] == 5 and record.header["players"][0] == "player_0: uniform"
+    assert [m.action for m in record.asked()] == actions
+    assert broken(game, record.state_at(record.num_steps))
 
 
 def test_soak_rejects_a_bad_player_count():

@@ -77,77 +77,38 @@ def test_observation_layout_views_write_through():
     assert low.tolist() == [0] * 6 + [-5] * 4 and high.tolist() == [1] * 6 + [5] * 4
 
 
-def test_state_cache_survives_step_but_not_invalidate_copy_or_pickle():
+def test_memo_recomputes_exactly_the_rows_whose_key_changed():
+    """``envs.core.memo``: a row is computed once while its key stays; a changed key (or a row
+    never seen) computes again; ``select`` picks values; copies, takes and pickles carry no
+    entry."""
     import pickle
 
     import envs
+    from envs.core import memo
 
     game = envs.make_game("toy", 2)
-    state = game.init(2, seed=0)
-    game.state_cache(state)["board"] = 42
-    game.legal_action_mask(state)
-    restored = pickle.loads(pickle.dumps(state))
-    assert game.state_cache(restored) == {} and "_legal_mask_cache" not in restored.__dict__
-    assert game.state_cache(state.copy()) == {}
-    state = game.step(state, game.legal_action_mask(state).argmax(axis=1))
-    assert game.state_cache(state) == {"board": 42}
-    game.invalidate(state)
-    assert game.state_cache(state) == {}
-
-
-def test_scratch_keeps_values_by_row():
-    from envs.core.scratch import Scratch
-
-    scratch = Scratch(10)
-    scratch.put("x", np.array([5, 1]), np.array([50, 10]), np.array([[5], [1]]))
-    scratch.put("x", np.array([3, 5]), np.array([30, 55]), np.array([[3], [5]]))  # 5 anew
-    found, (values, pairs) = scratch.get("x", np.array([1, 2, 3, 5]))
-    assert found.tolist() == [True, False, True, True]
-    assert values[found].tolist() == [10, 30, 55] and pairs[found, 0].tolist() == [1, 3, 5]
+    state = game.init(4, seed=0)
     asked = []
 
-    def compute(rows):
-        asked.append(rows.tolist())
-        return rows * 10, rows[:, None]
+    def lookup(rows, key, select=None):
+        def compute(miss):
+            asked.append(rows[miss].tolist())
+            return key[miss, :1].astype(np.int64) * 10, key[miss].astype(np.int64)
+        return memo.rows(state, "test", rows, key, compute, select)
 
-    values, _ = scratch.rows("x", np.array([2, 3, 4]), compute)
-    assert asked == [[2, 4]] and values.tolist() == [20, 30, 40]
-    scratch.forget(np.array([3, 9]))
-    assert scratch.get("x", np.array([1, 2, 3, 4, 5]))[0].tolist() == [True, True, False,
-                                                                      True, True]
-    assert not scratch.get("y", np.array([1]))[0].any()
-
-
-@pytest.mark.parametrize("batch", [1, 3])
-def test_scratch_lives_from_a_mask_to_the_end_of_its_step(batch):
-    """What a mask leaves in ``scratch`` is ``handed`` to its step; what the step puts in
-    ``scratch`` is the next state's; invalidate and copies drop it, forget_rows its rows."""
-    import envs
-
-    game = envs.make_game("toy", 2)
-    rows = np.arange(batch)
-    seen = []
-    inner = game._apply
-
-    def apply(state, live, actions):
-        seen.append(game.handed(state).get("mask", rows)[0].tolist())
-        game.scratch(state).put("step", rows, rows + len(seen))
-        inner(state, live, actions)
-
-    state = game.init(batch, seed=0)
-    game._apply = apply
-    game.scratch(state).put("mask", rows, rows)
-    state = game.step(state, game.legal_action_mask(state).argmax(axis=1))
-    assert seen == [[True] * batch]
-    assert not game.scratch(state).get("mask", rows)[0].any()
-    found, (values,) = game.scratch(state).get("step", rows)
-    assert found.all() and values.tolist() == (rows + 1).tolist()
-    assert not game.handed(state).get("step", rows)[0].any()  # outside a step: empty
-    assert "_decision_scratch" not in state.copy().__dict__
-    game.forget_rows(state, np.array([0]))
-    assert game.scratch(state).get("step", rows)[0].tolist() == [False] + [True] * (batch - 1)
-    game.invalidate(state)
-    assert not game.scratch(state).get("step", rows)[0].any()
+    key = np.arange(8, dtype=np.uint8).reshape(4, 2)
+    first, pairs = lookup(np.arange(4), key)
+    assert asked == [[0, 1, 2, 3]] and first[:, 0].tolist() == [0, 20, 40, 60]
+    rows = np.array([3, 1])
+    (again,) = lookup(rows, key[rows], select=(0,))
+    assert asked == [[0, 1, 2, 3]] and again[:, 0].tolist() == [60, 20]
+    changed = key[rows].copy()
+    changed[1, 0] = 99  # row 1's source changed: it alone is computed again
+    values, pairs = lookup(rows, changed)
+    assert asked[-1] == [1] and values[:, 0].tolist() == [60, 990]
+    assert pairs.tolist() == [[6, 7], [99, 3]]
+    for other in (state.copy(), state.take(np.arange(4)), pickle.loads(pickle.dumps(state))):
+        assert not any(name.startswith("_row_memo") for name in other.__dict__)
 
 
 def test_sample_actions_picks_the_drawn_legal_entry_of_each_row():
@@ -246,6 +207,19 @@ def test_default_player_count_and_option_choices():
     with pytest.raises(ValueError, match="option variant='fast' is not one of 'standard', "
                                          "'quick'"):
         Choosy(2, variant="fast")
+
+
+def test_forget_rows_and_invalidate_drop_the_cached_mask():
+    import envs
+
+    game = envs.make_game("toy", 2)
+    state = game.init(3, seed=1)
+    game.legal_action_mask(state)
+    game.forget_rows(state, np.array([1]))
+    assert "_legal_mask_cache" not in state.__dict__
+    game.legal_action_mask(state)
+    game.invalidate(state)
+    assert "_legal_mask_cache" not in state.__dict__
 
 
 def test_take_carries_the_known_mask_along():

@@ -6,6 +6,7 @@ import collections
 import csv
 import io
 import itertools
+import math
 import subprocess
 import sys
 import time
@@ -67,7 +68,54 @@ def test_a_lineup_is_played_in_all_its_rotations():
     assert sorted(lineups.values()) == [[0, 0, 1], [0, 1, 1]]
 
 
+@pytest.mark.parametrize(("num_field", "num_players"), [(3, 3), (4, 3), (2, 4), (4, 4)])
+def test_a_guest_meets_every_part_of_the_field_in_every_seat(num_field, num_players):
+    plan = tournament.schedule(num_field, 2, num_players, field_games=60, guest_games=30)
+    field = [a for a in plan if max(a.seats) < num_field]
+    assert [(a.seats, a.lineup) for a in field] == seat_arrangements(num_field, num_players)
+    for guest in (num_field, num_field + 1):
+        mine = [a for a in plan if guest in a.seats]
+        assert all(a.seats.count(guest) == 1 and max(a.seats) == guest for a in mine)
+        assert sum(a.games for a in mine) >= 30
+        seats = collections.Counter(a.seats.index(guest) for a in mine)
+        assert len(seats) == num_players and len(set(seats.values())) == 1
+        # Its lineups: every (P - 1)-subset of the field (multiset, if the field is small).
+        others = {tuple(sorted(a.seats))[:-1] for a in mine}
+        k = num_players - 1
+        subsets = (math.comb(num_field, k) if num_field >= k
+                   else math.comb(num_field + k - 1, k))
+        assert len(others) == subsets == len({a.lineup for a in mine})
+        if num_field >= k:
+            assert all(len(set(o)) == k for o in others)
+    # Every deal block belongs to one lineup: the seeds of two lineups never overlap.
+    spans = {}
+    for a in plan:
+        spans.setdefault(a.lineup, set()).update(range(a.first_block, a.first_block + a.games))
+    blocks = [b for span in spans.values() for b in span]
+    assert len(blocks) == len(set(blocks))
+
+
 # ----------------------------------------------------------------------- the games
+def test_guests_play_their_games_and_leave_the_field_as_it_was(three_player_result):
+    result = run_tournament("toy", 3, THREE, 300, seed=11, progress=False,
+                            bootstrap_samples=200, guests="highest_first_twin",
+                            guest_games=30)
+    assert result.agents == [*THREE, "highest_first_twin"]
+    assert result.guests == ["highest_first_twin"]
+    field = 300
+    np.testing.assert_array_equal(result.rewards[:field], three_player_result.rewards)
+    np.testing.assert_array_equal(result.seat_agents[:field], three_player_result.seat_agents)
+    # 3 lineups (the twin with each pair of the field) x 3 rotations x 4 deals >= 30 games.
+    assert result.guest_games_per_arrangement == 4 and result.num_games == field + 36
+    assert result.seats_played[3] == 36 and (result.seat_agents[field:] == 3).any(axis=1).all()
+    # The twin plays like highest_first, so it rates alike (both well above random).
+    elo = dict(zip(result.agents, result.elo.ratings, strict=True))
+    assert elo["highest_first_twin"] > 1000 and elo["highest_first"] > 1000
+    assert dict(result.header_lines())["guests"].startswith("highest_first_twin (each")
+    with pytest.raises(ValueError, match="both in the field and guests"):
+        run_tournament("toy", 3, THREE, 30, progress=False, guests="random")
+
+
 def test_games_are_seat_balanced_and_dealt_in_duplicate(three_player_result):
     result = three_player_result
     assert result.num_games == 300 and result.games_per_arrangement == 100
@@ -286,3 +334,19 @@ def test_the_default_output_is_a_new_folder_per_run(tmp_path, monkeypatch, capsy
                      "--no-progress"])
     (folder,) = (tmp_path / "runs" / "tournaments").iterdir()
     assert folder.name.startswith("toy_3p_") and (folder / "toy_elo.md").exists()
+
+
+def test_the_search_budget_table_rates_each_budget_against_the_best_baseline(tmp_path):
+    from benchmarks import search_budget
+
+    table = search_budget.main(["--env", "toy", "--players", "2", "--simulations", "2,16",
+                                "--games", "8", "--field-games", "12", "--no-progress",
+                                "--out", str(tmp_path)])
+    assert (tmp_path / "toy_search_budget.md").read_text() == table
+    rows = [line.split(" | ") for line in table.splitlines() if line.startswith("| 2 |")
+            or line.startswith("| 16 |")]
+    assert len(rows) == 2
+    # Each budget: its seconds per decision, and at least the 8 games asked.
+    assert all(float(r[1]) > 0 and int(r[6]) >= 8 for r in rows)
+    best = table.split("Best scripted baseline: ")[1].split(" ")[0]
+    assert best in ("highest_first", "highest_first_twin")  # the two play alike

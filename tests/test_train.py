@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import shlex
 import shutil
 from pathlib import Path
 
@@ -18,7 +20,15 @@ import torch
 
 from agents.policy import checkpoint_info, load_policy_agent
 from train import analysis
-from train.config import Config, build_parser, field_docs, merge_resumed, parse_args
+from train.config import (
+    Config,
+    build_parser,
+    field_docs,
+    merge_resumed,
+    parse_args,
+    reproduce_command,
+    resolve,
+)
 from train.selfplay import main
 
 torch.set_num_threads(1)
@@ -150,6 +160,18 @@ def test_selfplay_runs_on_every_registered_env(env_id, num_players, tmp_path):
     info = checkpoint_info(run / "checkpoints" / "final.zip")
     assert (info["env_id"], info["num_players"], info["timesteps"]) == (env_id, num_players, 64)
     load_policy_agent(run / "checkpoints" / "final.zip", env_id, num_players)
+    # The command a table names for this checkpoint gives the same run (where it writes and
+    # how fast it goes aside).
+    command = reproduce_command(info["config"])
+    assert command.startswith(f"python -m train.selfplay --env {env_id} --seed 0 --no-preset")
+    again = dataclasses.asdict(resolve(shlex.split(command)[3:])[0])
+    aside = ("out", "progress", "resume", "exp_name", "torch_threads")
+    assert {k: v for k, v in again.items() if k not in aside} == {
+        k: v for k, v in info["config"].items() if k not in aside}
+    from benchmarks.tournament import checkpoint_source
+
+    source = checkpoint_source(str(run / "checkpoints" / "final.zip"))
+    assert source == f"trained by `{command}` (64 timesteps)"
 
 
 # ---------------------------------------------------------------------- the config and CLI

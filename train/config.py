@@ -305,3 +305,26 @@ def resolve(argv: Sequence[str] | None = None) -> tuple[Config, dict[str, Any] |
                          f"{resumed['num_players']}-player checkpoint, not "
                          f"{cfg.env} v{version} {cfg.players}-player")
     return cfg, resumed
+
+
+# Options that change where a run writes or how fast it goes, not what it learns.
+_NOT_LEARNING = ("out", "progress", "resume", "exp_name", "torch_threads")
+
+
+def reproduce_command(stored: dict[str, Any]) -> str:
+    """The shortest ``python -m train.selfplay`` command whose run has the config ``stored``
+    (a checkpoint's ``config``): ``--env`` and ``--seed``, then every option that differs
+    from what those two give (the game's preset included)."""
+    base = ["--env", str(stored["env"]), "--seed", str(stored["seed"])]
+    if not stored.get("preset", True):
+        base.append("--no-preset")
+    plain = dataclasses.asdict(resolve(base)[0])
+    flags = []
+    for name, value in stored.items():
+        if name in plain and name not in _NOT_LEARNING and value != plain[name]:
+            flag = "--" + name.replace("_", "-")
+            if isinstance(value, bool):
+                flags.append(flag if value else "--no-" + flag[2:])
+            else:
+                flags += [flag, str(value)]
+    return " ".join(["python -m train.selfplay", *base, *flags])

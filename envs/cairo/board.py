@@ -1,4 +1,4 @@
-"""Board geometry helpers: neighbour tables, bitboard flood fills, reachability and distances.
+"""The board: neighbour tables, bitboard flood fills, reachability, distances and cell facts.
 
 The reachability rule (§5.1, R13) and the lure distances (§5.7) are the hot spots of the
 game, so they run on bitboards: one board of 182 cells is four ``uint64`` words, row ``y``
@@ -12,15 +12,37 @@ there keeps every customer and entrance in one walkable component, and which nei
 cells would still be connected to them (the possible entrances of a new stall). Most cells
 are settled by a local test on their 8-cell ring; only the possible cut cells get a flood
 fill of their own.
+
+Pure leaf kernels with a small-input form behind one signature: ``grow``, ``Reachability``
+and ``walk_distances`` run on Python-int bitboards (one 256-bit int per board, the same bit
+layout) for up to ``_FEW_BOARDS`` boards, where five integer operations replace a dozen NumPy
+calls; ``tests/cairo/test_cairo_board.py`` checks both forms against each other and against
+a breadth-first search. The cut pieces and components of a walkable board are memoised
+(``functools.lru_cache``): pure functions of the tiles, which most turns leave unchanged.
+
+``Board`` gathers the per-cell facts of §5.1 (free, walkable, the target set K) that the
+placement rules (``stalls.py``, ``expansion.py``) read.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 
 import numpy as np
 
-from envs.cairo.data import DIRECTIONS, HEIGHT, NUM_CELLS, WIDTH
+from envs.cairo.data import (
+    COLOUR_AREA,
+    DIRECTIONS,
+    HEIGHT,
+    MARKET,
+    NUM_CELLS,
+    NUM_COLOURS,
+    NUM_SECTIONS,
+    SECTION,
+    WIDTH,
+)
+from envs.cairo.state import CairoState
 
 OUTSIDE = NUM_CELLS  # sentinel index of a cell off the grid; arrays get a False column there
 # Steps of the local detour search before a possible cut cell gets a whole-board flood fill:
@@ -141,21 +163,6 @@ def mask_ints(mask: np.ndarray) -> list[int]:
     raw = np.packbits(mask.reshape(-1, WIDTH), axis=1, bitorder="little").tobytes()
     size = 2 * HEIGHT
     return [int.from_bytes(raw[i : i + size], "little") for i in range(0, len(raw), size)]
-
-
-CELLS_INT = mask_ints(np.ones((1, NUM_CELLS), dtype=bool))[0]  # every cell's bit
-
-
-def any_neighbour_int(board: int) -> int:
-    """``any_neighbour`` of one Python-int board."""
-    return (board << 1 | board >> 1 | board << 16 | board >> 16) & CELLS_INT
-
-
-def neighbour_int(board: int, direction: int) -> int:
-    """Plane ``direction`` of ``neighbour_planes`` for one Python-int board."""
-    dx, dy = DIRECTIONS[direction]
-    shift = dx + 16 * dy
-    return (board >> shift if shift >= 0 else board << -shift) & CELLS_INT
 
 
 def from_ints(values: list[int]) -> np.ndarray:
@@ -369,7 +376,7 @@ def _walk_components(walk: int) -> tuple[int, ...]:
     return tuple(components)
 
 
-def goal_component(walk: int, goal: int) -> int:
+def _goal_component(walk: int, goal: int) -> int:
     """The walkable cells connected to ``goal``: ``_grow_int(goal & walk, walk, None)``."""
     out = 0
     for component in _walk_components(walk):
@@ -379,34 +386,9 @@ def goal_component(walk: int, goal: int) -> int:
 
 
 @functools.lru_cache(maxsize=1 << 10)
-def locally_cut(walk: int) -> int:
+def _locally_cut(walk: int) -> int:
     """``_ring_cut`` of one Python-int board (memoised like ``_walk_components``)."""
     return _ring_cut([_ring_int(walk, step) for step in range(len(_RING_STEPS))])
-
-
-def placements_int(walk: int, goal: int, candidates: int) -> tuple[int, list[int]]:
-    """``Reachability.placements`` of one Python-int board, as bitboards.
-
-    Returns:
-        The candidate cells on which a tile would split the targets ``goal``, and the planes
-        N, E, S, W of ``connected`` (only candidate cells are meaningful).
-    """
-    component = goal_component(walk, goal)
-    connected = [neighbour_int(component, d) for d in range(4)]
-    unsafe = 0
-    suspect = candidates & component & locally_cut(walk)
-    while suspect:
-        low = suspect & -suspect
-        suspect ^= low
-        cut = _cut_test(walk, goal, _CELL_OF_BIT[low.bit_length() - 1])
-        if cut is None:
-            continue
-        safe, near = cut
-        if not safe:
-            unsafe |= low
-        for d, reached in enumerate(near):
-            connected[d] = connected[d] | low if reached else connected[d] & ~low
-    return unsafe, connected
 
 
 class Reachability:
@@ -431,10 +413,10 @@ class Reachability:
         self._ints = None
         if walk.shape[0] <= _FEW_BOARDS:
             walks, goals = mask_ints(walk), mask_ints(targets)
-            components = [goal_component(w, t) for t, w in zip(goals, walks, strict=True)]
+            components = [_goal_component(w, t) for t, w in zip(goals, walks, strict=True)]
             self._ints = walks, goals, components
             self.component = unpack(from_ints(components))
-            self.suspect = unpack(from_ints([component & locally_cut(w) for component, w
+            self.suspect = unpack(from_ints([component & _locally_cut(w) for component, w
                                              in zip(components, walks, strict=True)]))
         else:
             self.walk_bits = pack(walk)
@@ -593,12 +575,12 @@ def _walk_distances_int(walks: list[int], sources: np.ndarray, goals: np.ndarray
                         goal_valid: np.ndarray, dist: np.ndarray) -> None:
     """``walk_distances`` on Python-int boards, one board at a time, filling ``dist``."""
     for i, (walk, source) in enumerate(zip(walks, sources.tolist(), strict=True)):
-        dist[i] = walk_distances_int(walk, source, [
+        dist[i] = _walk_distances_one(walk, source, [
             goal if valid else None
             for goal, valid in zip(goals[i].tolist(), goal_valid[i].tolist(), strict=True)])
 
 
-def walk_distances_int(walk: int, source: int, goals: list[int | None]) -> list[int]:
+def _walk_distances_one(walk: int, source: int, goals: list[int | None]) -> list[int]:
     """``walk_distances`` of one Python-int board: from cell ``source`` to each goal cell
     (None: no goal), -1 for no goal or an unreachable one."""
     dist = [-1] * len(goals)
@@ -622,3 +604,103 @@ def walk_distances_int(walk: int, source: int, goals: list[int | None]) -> list[
             break
         reached = grown
     return dist
+
+
+# ---------------------------------------------------------------- cell facts (§5.1)
+@dataclasses.dataclass
+class Board:
+    """The boards of R rows, with the per-cell facts every placement rule reads.
+
+    Attributes:
+        tile: (R, 182) int8, group id ``owner*6 + colour`` of the tile on each cell, -1 none.
+        entrance: (R, 182) int8, group id of the stall whose entrance is on the cell, -1 none.
+        customers: (R, 182) bool, a customer stands on the cell.
+        occupied: (R, 182) bool, a tile is on the cell.
+        free: (R, 182) bool, §5.1 free: no tile, no entrance, no customer.
+        walk: (R, 182) bool, §5.1 walkable: a market cell without a tile.
+        targets: (R, 182) bool, customer and entrance cells (the set K of §9.2).
+    """
+
+    tile: np.ndarray
+    entrance: np.ndarray
+    customers: np.ndarray
+
+    def __post_init__(self) -> None:
+        self.occupied = self.tile >= 0
+        self.targets = self.customers | (self.entrance >= 0)
+        self.free = ~self.occupied & ~self.targets
+        self.walk = MARKET & ~self.occupied
+
+    @functools.cached_property
+    def tile_near(self) -> np.ndarray:
+        """(R, 182) bool: some tile is orthogonally adjacent."""
+        return any_neighbour(self.occupied)
+
+    @functools.cached_property
+    def entrance_free(self) -> np.ndarray:
+        """(R, 182, 4) bool: the neighbour in the direction is a free market cell, where an
+        entrance can go."""
+        return neighbour_planes(self.free & MARKET)
+
+    def placements(self, candidates: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``Reachability.placements`` of tiles on the ``candidates`` (R, 182) of these boards:
+        (safe (R, 182), connected (R, 182, 4)), meaningful at the candidates."""
+        return Reachability(self.walk, self.targets).placements(candidates)
+
+
+def customer_cells(state: CairoState, rows: np.ndarray) -> np.ndarray:
+    """(R, 182) bool: the cells of ``rows`` with a customer on them."""
+    out = np.zeros((len(rows), NUM_CELLS), dtype=bool)
+    cells = state.customer[rows]
+    held, colours = np.nonzero(cells >= 0)
+    out[held, cells[held, colours]] = True
+    return out
+
+
+def board_of(state: CairoState, rows: np.ndarray, customers: np.ndarray | None = None) -> Board:
+    """The ``Board`` of ``rows`` (R,); ``customers`` is their ``customer_cells`` when the caller
+    has them already."""
+    if customers is None:
+        customers = customer_cells(state, rows)
+    return Board(state.tile[rows], state.entrance[rows], customers)
+
+
+# Every cell's position in the cells sorted by section, and where each section starts there:
+# a section-wise reduction is then one ``reduceat``.
+_BY_SECTION = np.argsort(SECTION, kind="stable")
+_SECTION_STARTS = np.searchsorted(SECTION[_BY_SECTION], np.arange(NUM_SECTIONS))
+
+
+def section_union(cells: np.ndarray) -> np.ndarray:
+    """(..., 9): the union (bitwise OR) of the values of the cells (..., 182) of each section:
+    whether a section holds a set cell, for bool cells; the colours present, for colour sets."""
+    return np.bitwise_or.reduceat(cells[..., _BY_SECTION], _SECTION_STARTS, axis=-1)
+
+
+# ---------------------------------------------------------------- colour sets
+# A set of colours is a uint8 (bit c: colour c): one byte per cell stands for six planes.
+_COLOURS_U8 = np.arange(NUM_COLOURS, dtype=np.uint8)
+_COLOUR_WEIGHTS = np.uint8(1) << _COLOURS_U8
+AREA_CODE = (COLOUR_AREA.astype(np.uint8) << _COLOURS_U8[:, None]).sum(axis=0, dtype=np.uint8)
+"""(182,) uint8: the colours whose area (§5.1) holds the cell."""
+
+
+def colour_bits(flags: np.ndarray, axis: int = -1) -> np.ndarray:
+    """uint8 colour sets of bool ``flags`` with the six colours on ``axis``."""
+    # A product with the bits' weights: a sum along the short axis costs several times more.
+    return np.moveaxis(flags, axis, -1).view(np.uint8) @ _COLOUR_WEIGHTS
+
+
+def colours_of(codes: np.ndarray) -> np.ndarray:
+    """(R, 6) bool: the colours of (R,) uint8 colour sets."""
+    return (codes[:, None] >> _COLOURS_U8 & 1).view(bool)
+
+
+def colour_planes(codes: np.ndarray) -> np.ndarray:
+    """(..., 6, n) bool: the six colour planes of (..., n) uint8 colour sets."""
+    return (codes[..., None, :] >> _COLOURS_U8[:, None] & 1).view(bool)
+
+
+def has_colour(codes: np.ndarray, colour: np.ndarray) -> np.ndarray:
+    """(R, n) bool: the colour sets (R, n) hold the row's ``colour`` (R,)."""
+    return (codes >> colour.astype(np.uint8)[:, None] & 1).view(bool)

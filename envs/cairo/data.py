@@ -56,7 +56,9 @@ def _geometry() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 MARKET, RESTAURANT, SECTION = _geometry()  # (182,) bool, (182,) bool, (182,) int8
-for _table in (MARKET, RESTAURANT, SECTION):
+# The area type of each colour's tiles (§5.1): purple in the restaurant, the rest in the market.
+COLOUR_AREA = np.stack([RESTAURANT if c == PURPLE else MARKET for c in range(NUM_COLOURS)])
+for _table in (MARKET, RESTAURANT, SECTION, COLOUR_AREA):
     _table.flags.writeable = False
 
 

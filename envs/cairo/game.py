@@ -28,9 +28,25 @@ Implementation choices (numbered after the spec's ambiguity list, §8, where the
 7. (§9.2 ``auto_pay``) With ``auto_pay=True`` the fee colour is the richest colour that keeps
    the build payable, and an expansion pays ``min(N, h)`` of its colour, then each substitute
    coin from the richest other colour (lowest index on ties), as the spec describes.
-8. The state and its enums live in ``state.py`` and the masks in ``legality.py`` so that the
-   helper modules share them without an import cycle. ``Stage`` is the spec's phase of §4.1;
-   ``Phase`` is the decision asked (§4.2).
+8. The state and its enums live in ``state.py``. Each rule of §5 is written once, in the
+   module of its subject: ``stalls.py`` (where a stall tile may stand, §5.3, §5.6, §5.9),
+   ``expansion.py`` (where a group may grow, §5.4), ``lure.py`` (§5.7), ``cards.py`` (card
+   modes, the joker fee, affordability and payment coins, §5.2, §5.4), ``board.py`` (the
+   reachability rule and walking distances, §5.1) and ``scoring.py`` (VP, medals, payouts,
+   §5.4–§5.7, §7); ``legality.py`` combines them into the mask of each decision, and this
+   module applies the effects. ``Stage`` is the spec's phase of §4.1; ``Phase`` is the
+   decision asked (§4.2).
+9. (design.md, forced decisions; VERSION 4) A decision whose single legal action public
+   information shows is applied inside ``step`` and never asked: its mask is computed from
+   what every seat knows of the acting seat's holdings (§6: the hand's size and the cards
+   it took from the display, its money unless ``reveal_money=False``, then the coins out of
+   the trays), a superset of its real mask. So a lure with one reachable target, the only
+   direction of a stall's entrance, a setup colour, an expansion cell or a stall cell the
+   board alone leaves, a draw source, the last coins of a payment, and a TURN (DRAW or
+   PASS) of a seat with no cards are automatic; a card mode or pick that only the hand
+   decides is still asked (skipping it would show the hand). D6 (card mode) is automatic
+   only when the whole hand is known: THREE is a fallback, so a bound on the hand does
+   not bound its mask.
 
 ======================  =============================================================
 players                 2, 3, 4
@@ -38,17 +54,21 @@ actions                 240 (§9.1 flat layout, see ``state.ACTIONS``)
 observation             flat float32; 2 266 (2p), 2 310 (3p), 2 544 (4p)
 rewards                 rank-based at the end (design.md), 0 otherwise
 longest game            setup + ``max_turns`` × 19 decisions (``max_decisions``)
-VERSION                 3 (2: the one-hot pieces among the scaled; 1: no zero padding)
+VERSION                 4 (3: one-action decisions asked; 2: the one-hot pieces among
+                        the scaled; 1: no zero padding)
 ======================  =============================================================
 """
 
 from __future__ import annotations
 
+import dataclasses
+import functools
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
-from envs.cairo import legality, observation, picture, render, resample, scoring
+from envs.cairo import cards, legality, lure, observation, picture, render, resample, scoring
 from envs.cairo.board import NEIGHBOURS, any_direction
 from envs.cairo.data import (
     CARD_ID_TYPE,
@@ -59,7 +79,6 @@ from envs.cairo.data import (
     HAND_LIMIT,
     NEUTRAL,
     NEUTRAL_STEPS,
-    NUM_BARKERS,
     NUM_CARD_TYPES,
     NUM_CARDS,
     NUM_CELLS,
@@ -67,7 +86,6 @@ from envs.cairo.data import (
     NUM_CUSTOMERS_ON_BOARD,
     NUM_OWNERS,
     NUM_STANDARD_TYPES,
-    SECTION,
     SETUP_STALLS,
     START_HAND,
     START_MONEY,
@@ -76,22 +94,53 @@ from envs.cairo.data import (
 from envs.cairo.invariants import check_invariants
 from envs.cairo.state import ACTIONS, PHASE, STAGE, VERB, CairoState, Phase, action_name
 from envs.core.arrays import last_axis_sums
-from envs.core.decisions import Decision
+from envs.core.decisions import Decision, rows_by_phase
 from envs.core.game import Game
 from envs.core.rng import choice, integers, make_rng, permutation, random_bits
 
-VERSION = 3
+VERSION = 4
 # The longest turn: D4, D5, D6, three D7 picks, and 12 coins of a 2:1 payment (7 tiles, 1 of
 # the colour held) plus one spare for the joker fee: 1 + 1 + 1 + 3 + 12 + 1 = 19.
 MAX_DECISIONS_PER_TURN = 19
 _NONE = -1
-# D4 action blocks that open a build or a lure: (verb, action block, next decision).
-_TURN_VERBS = (
-    (VERB.NEW, ACTIONS.NEW, PHASE.STALL_CELL),
-    (VERB.EXPAND, ACTIONS.EXPAND, PHASE.EXPAND_CELL),
-    (VERB.MOVE, ACTIONS.MOVE, PHASE.STALL_CELL),
-    (VERB.LURE, ACTIONS.LURE, PHASE.LURE_TARGET),
-)
+
+
+def _turn_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """What each D4 action (the actions before ``ACTIONS.PASS.stop``) begins: its verb, its
+    colour (-1 for DRAW and PASS) and the decision asked next (PASS: none, the turn ends)."""
+    verb = np.full(ACTIONS.PASS.stop, VERB.NONE, dtype=np.int8)
+    colour = np.full(ACTIONS.PASS.stop, _NONE, dtype=np.int8)
+    phase = np.full(ACTIONS.PASS.stop, PHASE.TURN, dtype=np.int8)
+    for block, block_verb, block_phase in (
+            (ACTIONS.NEW, VERB.NEW, PHASE.STALL_CELL),
+            (ACTIONS.EXPAND, VERB.EXPAND, PHASE.EXPAND_CELL),
+            (ACTIONS.MOVE, VERB.MOVE, PHASE.STALL_CELL),
+            (ACTIONS.LURE, VERB.LURE, PHASE.LURE_TARGET)):
+        verb[block.start:block.stop] = block_verb
+        colour[block.start:block.stop] = np.arange(NUM_COLOURS)
+        phase[block.start:block.stop] = block_phase
+    verb[ACTIONS.DRAW.start] = VERB.DRAW
+    phase[ACTIONS.DRAW.start] = PHASE.DRAW_SOURCE
+    return verb, colour, phase
+
+
+_TURN_VERB, _TURN_COLOUR, _TURN_PHASE = _turn_tables()
+
+
+@dataclasses.dataclass
+class _StepEnd:
+    """What a step's effects leave for the end of the step (step-local: ``_apply`` makes one
+    and hands it to every effect): the rows whose turn is over, the rows that placed a setup
+    or neutral stall and go on to their next placement, and the rows whose tiles, entrances
+    or customers the step changed (a build, a lure)."""
+
+    turns: list[np.ndarray] = dataclasses.field(default_factory=list)
+    placements: list[np.ndarray] = dataclasses.field(default_factory=list)
+    boards: list[np.ndarray] = dataclasses.field(default_factory=list)
+
+
+def _joined(parts: list[np.ndarray]) -> np.ndarray:
+    return np.concatenate(parts) if parts else np.zeros(0, dtype=np.intp)
 
 
 class CairoGame(Game[CairoState]):
@@ -102,9 +151,6 @@ class CairoGame(Game[CairoState]):
     PLAYER_COUNTS = (2, 3, 4)
     DEFAULT_PLAYERS = 3
     HAS_HIDDEN_INFO = True  # hands, the draw pile's order, and money if not revealed
-    # Every state-cache entry (legality's per-row analyses, the one-row observation board)
-    # holds the bytes it was derived from and is used only while they still match.
-    ROW_CHECKED_CACHE = True
     OPTIONS = {
         "reveal_money": True,  # §6: every seat sees every seat's money
         "move_requires_blocked": True,  # §5.6, R22: only an enclosed stall may move
@@ -117,7 +163,6 @@ class CairoGame(Game[CairoState]):
         if self.options["max_turns"] < 1:
             raise ValueError(f"cairo: max_turns must be >= 1, got {self.options['max_turns']}")
         self.num_actions = ACTIONS.size
-        self._pending: dict[str, list[np.ndarray]] | None = None  # see ``_step``
         self.observer = observation.Observer(self.num_players, self.options)
         self.action_layout = ACTIONS
         self.observation_layout = self.observer.layout
@@ -125,8 +170,7 @@ class CairoGame(Game[CairoState]):
         self.observation_low, self.observation_high = self.observer.layout.bounds()
         setup = 3 * SETUP_STALLS * self.num_players + 2 * NEUTRAL_STEPS  # D1-D3, D2-D3
         self.max_decisions = setup + self.options["max_turns"] * MAX_DECISIONS_PER_TURN
-        self.decisions = {phase: Decision(Phase(phase).name, legal, apply)
-                          for phase, legal, apply in (
+        table = (
             (PHASE.PLACE_COLOUR, self._legal_place_colour, self._apply_place_colour),
             (PHASE.STALL_CELL, self._legal_stall_cell, self._apply_stall_cell),
             (PHASE.STALL_DIR, self._legal_stall_dir, self._apply_stall_dir),
@@ -139,7 +183,25 @@ class CairoGame(Game[CairoState]):
             (PHASE.LURE_TARGET, self._legal_lure_target, self._apply_lure_target),
             (PHASE.DRAW_SOURCE, self._legal_draw_source, self._apply_draw_source),
             (PHASE.DISCARD, self._legal_cards_in_hand, self._apply_discard),
-                          )}
+        )
+        # Each decision's effect; ``apply`` in the Decision table runs it and the end of the
+        # step for its rows alone, ``_apply`` runs every phase's and then one end of step.
+        self._effects = {phase: effect for phase, _, effect in table}
+        # Every decision whose single legal action public information shows is applied
+        # without being asked (VERSION 4, ``_forced``); D6 only with the hand known to all.
+        self._masks = {phase: legal for phase, legal, _ in table}  # each takes ``holdings``
+        forced = {phase: functools.partial(self._forced, legal) for phase, legal, _ in table}
+        forced[PHASE.TURN] = self._forced_turn
+        forced[PHASE.CARD_MODE] = self._forced_card_mode
+        self.decisions = {phase: Decision(Phase(phase).name, legal,
+                                          functools.partial(self._apply_one, effect),
+                                          forced[phase])
+                          for phase, legal, effect in table}
+        # A chain of forced decisions runs through at most the rest of the setup's
+        # placements, then the rest of one turn, and then either the next MAIN turn's
+        # forced DRAW (its first draw is always asked: a full display and a pile, §5.8.3) or
+        # a FINAL pass of every seat (§4.1).
+        self.max_chain = setup + MAX_DECISIONS_PER_TURN + self.num_players
 
     # ---------------------------------------------------------------- setup (§3)
     def _init(self, seeds: np.ndarray) -> CairoState:
@@ -210,24 +272,12 @@ class CairoGame(Game[CairoState]):
         state.deck[:, NUM_CARDS - dealt:] = _NONE
         state.deck_size[:] = NUM_CARDS - dealt
 
-    def _begin_placement(self, state: CairoState, idx: np.ndarray) -> None:
-        """Set up the next setup or neutral placement of the rows, skipping impossible ones.
-
-        During ``_step`` the check waits for the step's end (``_after_step``), where the
-        boards of every row with a placement or a turn next are analysed together.
-        """
-        placing = self._set_up_placements(state, idx)
-        # All rows are queued: a row beginning its first turn needs its board analysed too.
-        if not self._defer("placement", idx):
-            self._skip_impossible_placements(state, placing)
-
     def _skip_impossible_placements(self, state: CairoState, idx: np.ndarray) -> None:
         """Skip the pending placements of rows ``idx`` that have no legal option, setting up
         each row's next one until it has a possible one or begins its first turn."""
         while idx.size:
             idx = self._impossible_placements(state, idx)
             state.placements[idx] += 1
-            Game.scratch(state).forget(idx)  # what it knows of the skipped placement
             idx = self._set_up_placements(state, idx)
 
     def _set_up_placements(self, state: CairoState, idx: np.ndarray) -> np.ndarray:
@@ -264,201 +314,166 @@ class CairoGame(Game[CairoState]):
         """The rows of ``idx`` whose pending placement has no legal option."""
         own = state.stage[idx] == STAGE.SETUP
         possible = np.zeros(idx.size, dtype=bool)
-        possible[own] = legality.place_colour_mask(state, idx[own]).any(axis=1)
-        possible[~own] = any_direction(legality.stall_options(state, idx[~own])).any(axis=1)
+        if own.any():
+            possible[own] = legality.place_colour_mask(state, idx[own]).any(axis=1)
+        if not own.all():
+            possible[~own] = any_direction(legality.stall_options(state, idx[~own])).any(axis=1)
         return idx[~possible]
 
     # ---------------------------------------------------------------- masks by phase
-    def _legal_place_colour(self, state: CairoState, idx: np.ndarray) -> np.ndarray:
+    # Each mask reads the acting seat's cards and money as ``holdings``: its own (None), or
+    # the public bound of them (``cards.public_holdings``) when a forced predicate asks.
+    def _legal_place_colour(self, state: CairoState, idx: np.ndarray,
+                            holdings: cards.Holdings | None = None) -> np.ndarray:
         return ACTIONS.block_mask(ACTIONS.NEW, legality.place_colour_mask(state, idx))
 
-    def _legal_stall_cell(self, state: CairoState, idx: np.ndarray) -> np.ndarray:
-        return ACTIONS.block_mask(ACTIONS.CELL, any_direction(legality.stall_options(state, idx)))
+    def _legal_stall_cell(self, state: CairoState, idx: np.ndarray,
+                          holdings: cards.Holdings | None = None) -> np.ndarray:
+        options = legality.stall_options(state, idx, holdings=holdings)
+        return ACTIONS.block_mask(ACTIONS.CELL, any_direction(options))
 
-    def _legal_stall_dir(self, state: CairoState, idx: np.ndarray) -> np.ndarray:
-        target = state.target[idx].astype(np.intp)
-        limit = np.zeros((idx.size, NUM_CELLS), dtype=bool)
-        limit[np.arange(idx.size), target] = True
-        options = legality.stall_options(state, idx, limit)
+    def _legal_stall_dir(self, state: CairoState, idx: np.ndarray,
+                         holdings: cards.Holdings | None = None) -> np.ndarray:
+        target = state.target[idx]
+        options = legality.stall_options(state, idx, target, holdings)
         return ACTIONS.block_mask(ACTIONS.DIR, options[np.arange(idx.size), target])
 
-    def _legal_turn(self, state: CairoState, idx: np.ndarray) -> np.ndarray:
-        return legality.turn_mask(state, idx, self.options["move_requires_blocked"])
+    def _legal_turn(self, state: CairoState, idx: np.ndarray,
+                    holdings: cards.Holdings | None = None) -> np.ndarray:
+        return legality.turn_mask(state, idx, self.options["move_requires_blocked"], holdings)
 
-    def _legal_expand_cell(self, state: CairoState, idx: np.ndarray) -> np.ndarray:
-        return ACTIONS.block_mask(ACTIONS.CELL, legality.expansion_options(state, idx))
+    def _legal_expand_cell(self, state: CairoState, idx: np.ndarray,
+                           holdings: cards.Holdings | None = None) -> np.ndarray:
+        return ACTIONS.block_mask(ACTIONS.CELL, legality.expansion_options(state, idx, holdings))
 
-    def _fee_ok(self, state: CairoState, idx: np.ndarray) -> np.ndarray:
-        """(R, 6) bool: fee colours that can be paid and keep the pending build payable."""
-        seat, _, money = legality.seat_cards(state, idx)
-        expand = state.verb[idx] == VERB.EXPAND
-        colour = np.maximum(state.colour[idx], 0).astype(np.intp)
-        cost = state.group_size[idx, seat, colour].astype(np.int32) + 1
-        return np.where(expand[:, None], legality.fee_colours(money, colour, cost), money >= 1)
+    def _legal_card_mode(self, state: CairoState, idx: np.ndarray,
+                         holdings: cards.Holdings | None = None) -> np.ndarray:
+        return ACTIONS.block_mask(ACTIONS.CARD, legality.card_mode_mask(state, idx, holdings),
+                                  ACTIONS.THREE)
 
-    def _legal_card_mode(self, state: CairoState, idx: np.ndarray) -> np.ndarray:
-        if idx.size == 1:
-            modes = [legality.card_modes_row(state, int(idx[0]))]
-        else:
-            _, hand, _ = legality.seat_cards(state, idx)
-            section = SECTION[state.target[idx]].astype(np.intp)
-            modes = legality.card_modes(hand, section, self._fee_ok(state, idx).any(axis=1))
-        return ACTIONS.block_mask(ACTIONS.CARD, modes, ACTIONS.THREE)
-
-    def _legal_cards_in_hand(self, state: CairoState, idx: np.ndarray) -> np.ndarray:
-        _, hand, _ = legality.seat_cards(state, idx)
+    def _legal_cards_in_hand(self, state: CairoState, idx: np.ndarray,
+                             holdings: cards.Holdings | None = None) -> np.ndarray:
+        _, hand, _ = cards.seat_cards(state, idx) if holdings is None else holdings
         return ACTIONS.block_mask(ACTIONS.CARD, hand > 0)
 
-    def _legal_fee_colour(self, state: CairoState, idx: np.ndarray) -> np.ndarray:
-        return ACTIONS.block_mask(ACTIONS.COLOUR, self._fee_ok(state, idx))
+    def _legal_fee_colour(self, state: CairoState, idx: np.ndarray,
+                          holdings: cards.Holdings | None = None) -> np.ndarray:
+        return ACTIONS.block_mask(ACTIONS.COLOUR, legality.fee_colours(state, idx, holdings))
 
-    def _legal_payment(self, state: CairoState, idx: np.ndarray) -> np.ndarray:
-        _, _, money = legality.seat_cards(state, idx)
-        return ACTIONS.block_mask(ACTIONS.COLOUR, legality.payment_colours(
-            money, state.colour[idx].astype(np.intp), state.pay_units[idx], state.pay_half[idx]))
+    def _legal_payment(self, state: CairoState, idx: np.ndarray,
+                       holdings: cards.Holdings | None = None) -> np.ndarray:
+        return ACTIONS.block_mask(ACTIONS.COLOUR, legality.payment_mask(state, idx, holdings))
 
-    def _legal_lure_target(self, state: CairoState, idx: np.ndarray) -> np.ndarray:
+    def _legal_lure_target(self, state: CairoState, idx: np.ndarray,
+                           holdings: cards.Holdings | None = None) -> np.ndarray:
         mask = np.zeros((idx.size, self.num_actions), dtype=bool)
-        if idx.size == 1:
-            cells, legal, _ = legality.lure_row(state, int(idx[0]))
-            for cell, ok in zip(cells, legal, strict=True):
-                if ok:
-                    mask[0, ACTIONS.CELL.start + cell] = True
-            return mask
-        cells, legal, _ = legality.lure_options(state, idx)
+        cells, legal, _ = legality.lure_targets(state, idx)
         rows, slots = np.nonzero(legal)
         mask[rows, ACTIONS.CELL.start + cells[rows, slots]] = True
         return mask
 
-    def _legal_draw_source(self, state: CairoState, idx: np.ndarray) -> np.ndarray:
-        return ACTIONS.block_mask(ACTIONS.DISPLAY, self._draw_sources(state, idx), ACTIONS.BARKER)
+    def _legal_draw_source(self, state: CairoState, idx: np.ndarray,
+                           holdings: cards.Holdings | None = None) -> np.ndarray:
+        return ACTIONS.block_mask(ACTIONS.DISPLAY, legality.draw_sources(state, idx),
+                                  ACTIONS.BARKER)
 
-    @staticmethod
-    def _draw_sources(state: CairoState, idx: np.ndarray) -> np.ndarray:
-        """(R, 6) bool: display slots 0..3, the deck and the barker supply (§5.8.1)."""
-        if idx.size == 1:  # plain ints
-            row = int(idx[0])
-            deck = state.deck_size[row] > 0 or state.discard[row].sum() > 0
-            barker = state.barkers[row].sum() < NUM_BARKERS
-            return np.array([[card >= 0 for card in state.display[row].tolist()]
-                             + [deck, barker]])
-        deck = (state.deck_size[idx] > 0) | (last_axis_sums(state.discard[idx]) > 0)
-        barker = last_axis_sums(state.barkers[idx]) < NUM_BARKERS
-        return np.concatenate([state.display[idx] >= 0, deck[:, None], barker[:, None]], axis=1)
+    # ---------------------------------------------------------------- forced decisions
+    def _forced(self, legal: Callable[..., np.ndarray], state: CairoState, idx: np.ndarray
+                ) -> np.ndarray:
+        """(R,) bool: public information alone leaves the decision one legal action: its
+        mask from the public bound of the seat's cards and money (``cards.public_holdings``),
+        a superset of the real mask, has a single action (design.md, forced decisions)."""
+        holdings = cards.public_holdings(state, idx, self.options["reveal_money"])
+        return legal(state, idx, holdings).sum(axis=1) == 1
+
+    def _forced_turn(self, state: CairoState, idx: np.ndarray) -> np.ndarray:
+        """``_forced`` of D4, asked only of the rows that may be forced: in MAIN, DRAW is
+        always legal, so a seat with a customer to lure (public) has two actions already."""
+        out = np.zeros(idx.size, dtype=bool)
+        luring = (state.stage[idx] == STAGE.MAIN) & lure.lure_available(state, idx).any(axis=1)
+        if not luring.all():
+            out[~luring] = self._forced(self._legal_turn, state, idx[~luring])
+        return out
+
+    def _forced_card_mode(self, state: CairoState, idx: np.ndarray) -> np.ndarray:
+        """D6 is forced only where every seat knows the hand and the money: the THREE mode
+        is a fallback (§5.2), so a bound on the hand does not bound this mask."""
+        out = np.zeros(idx.size, dtype=bool)
+        known = cards.hand_known(state, idx) & self.options["reveal_money"]
+        if known.any():  # there the bound is the hand and the money themselves
+            out[known] = self._forced(self._legal_card_mode, state, idx[known])
+        return out
 
     # ---------------------------------------------------------------- steps by phase
     def _apply(self, state: CairoState, rows: np.ndarray, actions: np.ndarray) -> None:
-        # The last things a handler does to its rows (finish a build, settle an expansion,
-        # check the hand after drawing, end the turn) are queued (``_defer``) and done for
-        # every handler's rows together once all have run: each row takes one action a step
-        # and rows never interact, so the order is immaterial, and one pass costs a fraction
-        # of one per handler. A batch of one has one handler a step: it queues only what
-        # ``_after_step`` takes.
-        last = (("build", self._finish_build), ("expansion", self._resolve_expansion),
-                ("draws", self._after_draws)) if state.batch_size > 1 else ()
-        self._pending = {stage: [] for stage in [name for name, _ in last]
-                         + ["turn_end", "placement"]}
-        try:
-            super()._apply(state, rows, actions)
-            for stage, run in last:
-                queued = self._pending.pop(stage)  # from here on it runs at once
-                if queued:
-                    run(state, np.concatenate(queued))
-            ending, placing = self._pending["turn_end"], self._pending["placement"]
-        finally:
-            self._pending = None
-        if ending or placing:
-            self._after_step(state, ending, placing)
+        """Every decision's effect on its rows, then one end of the step for all of them: a
+        turn end, or the check of the next placements, costs about as much for a few rows
+        as for hundreds."""
+        end = _StepEnd()
+        for phase, sel in rows_by_phase(state.phase, rows):
+            self._effects[phase](state, rows[sel], actions[sel], end)
+        self._end_step(state, end)
 
-    def _defer(self, stage: str, idx: np.ndarray) -> bool:
-        """Inside ``_step``: queue rows ``idx`` for ``stage`` (see ``_step``); False where the
-        stage is to run now."""
-        pending = self._pending
-        if pending is None or stage not in pending:
-            return False
-        if idx.size:
-            pending[stage].append(idx)
-        return True
+    def _apply_one(self, effect: Callable[..., None], state: CairoState, rows: np.ndarray,
+                   actions: np.ndarray) -> None:
+        """The ``apply`` of a decision (``functools.partial`` of its ``effect``): the effect,
+        then the end of the step for its rows."""
+        end = _StepEnd()
+        effect(state, rows, actions, end)
+        self._end_step(state, end)
 
-    def _after_step(self, state: CairoState, ending: list[np.ndarray],
-                    placing: list[np.ndarray]) -> None:
-        """End the step's ended turns and check its new placements (``_begin_placement``).
+    def _end_step(self, state: CairoState, end: _StepEnd) -> None:
+        """End the turns that are over and set up the next placements, then analyse every
+        changed board in one pass (``legality.board_analysis``, which the check of the
+        placements and the next masks read), then skip the impossible placements."""
+        placed = _joined(end.placements)
+        self._end_turns(state, _joined(end.turns))
+        placing = self._set_up_placements(state, placed)
+        changed = np.concatenate([_joined(end.boards), placed])
+        changed = changed[~state.done[changed]]
+        if changed.size:
+            legality.board_analysis(state, changed)
+        self._skip_impossible_placements(state, placing)
 
-        Every row with a turn or a placement next whose board changed gets the analysis its
-        next mask reads (``legality.prepare_boards``) in one pass: the pass costs about the
-        same for a few boards as for a hundred.
-        """
-        ended = np.concatenate(ending) if ending else np.zeros(0, dtype=np.intp)
-        self._end_turns(state, ended)
-        placed = np.concatenate(placing) if placing else np.zeros(0, dtype=np.intp)
-        if state.batch_size > 1:
-            legality.prepare_boards(state, np.concatenate([ended, placed]))
-        self._skip_impossible_placements(state, placed[state.stage[placed] != STAGE.MAIN])
-
-    def _end_turn(self, state: CairoState, idx: np.ndarray) -> None:
-        """End the turn of rows ``idx``, at once or (during ``_step``) with the step's others."""
-        if not self._defer("turn_end", idx):
-            self._end_turns(state, idx)
-
-    def _apply_place_colour(self, state: CairoState, idx: np.ndarray, action: np.ndarray) -> None:
+    def _apply_place_colour(self, state: CairoState, idx: np.ndarray, action: np.ndarray,
+                            end: _StepEnd) -> None:
         state.colour[idx] = action - ACTIONS.NEW.start
         state.phase[idx] = PHASE.STALL_CELL
 
-    def _apply_stall_cell(self, state: CairoState, idx: np.ndarray, action: np.ndarray) -> None:
+    def _apply_stall_cell(self, state: CairoState, idx: np.ndarray, action: np.ndarray,
+                          end: _StepEnd) -> None:
         state.target[idx] = action - ACTIONS.CELL.start
         state.phase[idx] = PHASE.STALL_DIR
-        legality.hand_on_stall_options(state, idx)
 
-    def _apply_stall_dir(self, state: CairoState, idx: np.ndarray, action: np.ndarray) -> None:
+    def _apply_stall_dir(self, state: CairoState, idx: np.ndarray, action: np.ndarray,
+                         end: _StepEnd) -> None:
         state.target_entrance[idx] = NEIGHBOURS[state.target[idx], action - ACTIONS.DIR.start]
         placing = state.verb[idx] == VERB.PLACE
         place = idx[placing]
         owner = np.where(state.stage[place] == STAGE.NEUTRAL, NEUTRAL, state.current_player[place])
         self._place_stall(state, place, owner)
         state.placements[place] += 1
-        self._begin_placement(state, place)
+        end.placements.append(place)
         state.phase[idx[~placing]] = PHASE.CARD_MODE
 
-    def _apply_turn(self, state: CairoState, idx: np.ndarray, action: np.ndarray) -> None:
-        if idx.size == 1:
-            self._apply_turn_row(state, idx, int(action[0]))
-            return
-        legality.hand_on_summaries(state, idx)
-        for verb, block, phase in _TURN_VERBS:
-            chosen = (action >= block.start) & (action < block.stop)
-            state.verb[idx[chosen]] = verb
-            state.colour[idx[chosen]] = action[chosen] - block.start
-            state.phase[idx[chosen]] = phase
+    def _apply_turn(self, state: CairoState, idx: np.ndarray, action: np.ndarray,
+                    end: _StepEnd) -> None:
+        state.verb[idx] = _TURN_VERB[action]
+        state.colour[idx] = _TURN_COLOUR[action]
+        state.phase[idx] = _TURN_PHASE[action]
         draw = idx[action == ACTIONS.DRAW.start]
-        state.verb[draw] = VERB.DRAW
         state.draws_left[draw] = DRAWS_PER_ACTION
-        state.phase[draw] = PHASE.DRAW_SOURCE
         passing = idx[action == ACTIONS.PASS.start]
         state.dropped[passing, state.current_player[passing]] = True
-        self._end_turn(state, passing)
+        end.turns.append(passing)
 
-    def _apply_turn_row(self, state: CairoState, idx: np.ndarray, action: int) -> None:
-        """``_apply_turn`` of one row by scalar indexing (a fancy index costs a microsecond)."""
-        row = int(idx[0])
-        for verb, block, phase in _TURN_VERBS:
-            if block.start <= action < block.stop:
-                state.verb[row] = verb
-                state.colour[row] = action - block.start
-                state.phase[row] = phase
-                return
-        if action == ACTIONS.DRAW.start:
-            state.verb[row] = VERB.DRAW
-            state.draws_left[row] = DRAWS_PER_ACTION
-            state.phase[row] = PHASE.DRAW_SOURCE
-            return
-        state.dropped[row, state.current_player[row]] = True  # PASS
-        self._end_turn(state, idx)
-
-    def _apply_expand_cell(self, state: CairoState, idx: np.ndarray, action: np.ndarray) -> None:
+    def _apply_expand_cell(self, state: CairoState, idx: np.ndarray, action: np.ndarray,
+                           end: _StepEnd) -> None:
         state.target[idx] = action - ACTIONS.CELL.start
         state.phase[idx] = PHASE.CARD_MODE
 
-    def _apply_card_mode(self, state: CairoState, idx: np.ndarray, action: np.ndarray) -> None:
+    def _apply_card_mode(self, state: CairoState, idx: np.ndarray, action: np.ndarray,
+                         end: _StepEnd) -> None:
         three = action == ACTIONS.THREE.start
         state.picks_left[idx[three]] = THREE_CARDS
         state.phase[idx[three]] = PHASE.THREE_PICK
@@ -468,25 +483,30 @@ class CairoGame(Game[CairoState]):
         joker = card >= NUM_STANDARD_TYPES
         fee_rows = single[joker]
         state.phase[fee_rows] = PHASE.FEE_COLOUR
-        self._finish_build(state, single[~joker])
+        self._finish_build(state, single[~joker], end)
         if self.options["auto_pay"]:
             money = state.money[fee_rows, state.current_player[fee_rows]]
-            richest = np.argmax(np.where(self._fee_ok(state, fee_rows), money, -1), axis=1)
-            self._pay_fee(state, fee_rows, richest)
+            richest = np.argmax(np.where(legality.fee_colours(state, fee_rows), money, -1),
+                                axis=1)
+            self._pay_fee(state, fee_rows, richest, end)
 
-    def _apply_three_pick(self, state: CairoState, idx: np.ndarray, action: np.ndarray) -> None:
+    def _apply_three_pick(self, state: CairoState, idx: np.ndarray, action: np.ndarray,
+                          end: _StepEnd) -> None:
         self._play_card(state, idx, action - ACTIONS.CARD.start)
         state.picks_left[idx] -= 1
-        self._finish_build(state, idx[state.picks_left[idx] == 0])
+        self._finish_build(state, idx[state.picks_left[idx] == 0], end)
 
-    def _apply_fee_colour(self, state: CairoState, idx: np.ndarray, action: np.ndarray) -> None:
-        self._pay_fee(state, idx, action - ACTIONS.COLOUR.start)
+    def _apply_fee_colour(self, state: CairoState, idx: np.ndarray, action: np.ndarray,
+                          end: _StepEnd) -> None:
+        self._pay_fee(state, idx, action - ACTIONS.COLOUR.start, end)
 
-    def _pay_fee(self, state: CairoState, idx: np.ndarray, colour: np.ndarray) -> None:
+    def _pay_fee(self, state: CairoState, idx: np.ndarray, colour: np.ndarray,
+                 end: _StepEnd) -> None:
         state.money[idx, state.current_player[idx], colour] -= 1
-        self._finish_build(state, idx)
+        self._finish_build(state, idx, end)
 
-    def _apply_payment(self, state: CairoState, idx: np.ndarray, action: np.ndarray) -> None:
+    def _apply_payment(self, state: CairoState, idx: np.ndarray, action: np.ndarray,
+                       end: _StepEnd) -> None:
         paid = action - ACTIONS.COLOUR.start
         seat = state.current_player[idx]
         state.money[idx, seat, paid] -= 1
@@ -494,51 +514,27 @@ class CairoGame(Game[CairoState]):
         completes = own | state.pay_half[idx]
         state.pay_units[idx[completes]] -= 1
         state.pay_half[idx] = ~completes
-        self._resolve_expansion(state, idx[(state.pay_units[idx] == 0) & ~state.pay_half[idx]])
+        self._resolve_expansion(state, idx[(state.pay_units[idx] == 0) & ~state.pay_half[idx]],
+                                end)
 
-    def _apply_lure_target(self, state: CairoState, idx: np.ndarray, action: np.ndarray) -> None:
-        if idx.size == 1:
-            cells, _, cost = legality.lure_row(state, int(idx[0]))
-            self._apply_lure_target_row(state, idx, int(action[0]), cells, cost)
-            return
-        cells, _, cost = legality.lure_options(state, idx, in_step=True)
+    def _apply_lure_target(self, state: CairoState, idx: np.ndarray, action: np.ndarray,
+                           end: _StepEnd) -> None:
+        cells, _, cost = legality.lure_targets(state, idx)
         target = action - ACTIONS.CELL.start
         rows = np.arange(idx.size)
         slot = np.argmax(cells == target[:, None], axis=1)
         seat = state.current_player[idx]
         colour = state.colour[idx].astype(np.intp)
-        # A customer leaving an entrance for another leaves the target cells (customers and
-        # entrances) as they were, and with them the board summaries.
-        from_entrance = state.entrance[idx, state.customer[idx, colour]] >= 0
-        legality.hand_on_summaries(state, idx[from_entrance])
         state.barkers[idx, seat] -= cost[rows, slot].astype(np.int8)
         off_board = np.argmax(state.customer[idx] < 0, axis=1)
         state.customer[idx, off_board] = target  # the swap of §5.7 effect 3
         state.customer[idx, colour] = _NONE
         scoring.pay_lure(state, idx, seat, colour, slot)
-        self._end_turn(state, idx)
+        end.turns.append(idx)
+        end.boards.append(idx)
 
-    def _apply_lure_target_row(self, state: CairoState, idx: np.ndarray, action: int,
-                               cells: list[int], cost: list[int]) -> None:
-        """``_apply_lure_target`` of one row by scalar indexing, the same steps in order."""
-        row = int(idx[0])
-        target = action - ACTIONS.CELL.start
-        slot = next((k for k, cell in enumerate(cells) if cell == target), 0)
-        seat = int(state.current_player[row])
-        colour = int(state.colour[row])
-        state.barkers[row, seat] -= cost[slot]
-        customers = state.customer[row].tolist()
-        off_board = next((k for k, cell in enumerate(customers) if cell < 0), 0)
-        state.customer[row, off_board] = target  # the swap of §5.7 effect 3
-        state.customer[row, colour] = _NONE
-        scoring.pay_lure_row(state, row, seat, colour, slot)
-        self._end_turn(state, idx)
-
-    def _apply_draw_source(self, state: CairoState, idx: np.ndarray, action: np.ndarray) -> None:
-        if idx.size == 1:
-            self._apply_draw_source_row(state, idx, int(action[0]))
-            return
-        legality.hand_on_summaries(state, idx)
+    def _apply_draw_source(self, state: CairoState, idx: np.ndarray, action: np.ndarray,
+                           end: _StepEnd) -> None:
         seat = state.current_player[idx]
         slot = action - ACTIONS.DISPLAY.start
         shown = slot < DISPLAY_SLOTS
@@ -553,41 +549,21 @@ class CairoGame(Game[CairoState]):
         barker = action == ACTIONS.BARKER.start
         state.barkers[idx[barker], seat[barker]] += 1
         state.draws_left[idx] -= 1
-        more = (state.draws_left[idx] > 0) & self._draw_sources(state, idx).any(axis=1)
-        self._after_draws(state, idx[~more])
+        more = (state.draws_left[idx] > 0) & legality.draw_sources(state, idx).any(axis=1)
+        self._after_draws(state, idx[~more], end)
 
-    def _apply_draw_source_row(self, state: CairoState, idx: np.ndarray, action: int) -> None:
-        """``_apply_draw_source`` of one row by scalar indexing, the same steps in order."""
-        row = int(idx[0])
-        seat = int(state.current_player[row])
-        slot = action - ACTIONS.DISPLAY.start
-        if slot < DISPLAY_SLOTS:
-            card = int(state.display[row, slot])
-            state.hand[row, seat, card] += 1
-            state.known[row, seat, card] += 1
-            state.display[row, slot] = _NONE
-        elif action == ACTIONS.DECK.start:
-            state.hand[row, seat, self._take_top_row(state, row)] += 1
-            state.revealed[row, seat] = True  # the drawer sees its card
-        elif action == ACTIONS.BARKER.start:
-            state.barkers[row, seat] += 1
-        state.draws_left[row] -= 1
-        if not (state.draws_left[row] > 0 and self._draw_sources(state, idx).any()):
-            self._after_draws(state, idx)
-
-    def _after_draws(self, state: CairoState, idx: np.ndarray) -> None:
+    @staticmethod
+    def _after_draws(state: CairoState, idx: np.ndarray, end: _StepEnd) -> None:
         """Hand limit (§5.8.2): discard while more than 4 stall cards, else end the turn."""
-        if self._defer("draws", idx) or not idx.size:
-            return
         seat = state.current_player[idx]
         over = last_axis_sums(state.hand[idx, seat]) > HAND_LIMIT
         state.phase[idx[over]] = PHASE.DISCARD
-        self._end_turn(state, idx[~over])
+        end.turns.append(idx[~over])
 
-    def _apply_discard(self, state: CairoState, idx: np.ndarray, action: np.ndarray) -> None:
-        legality.hand_on_summaries(state, idx)
+    def _apply_discard(self, state: CairoState, idx: np.ndarray, action: np.ndarray,
+                       end: _StepEnd) -> None:
         self._play_card(state, idx, action - ACTIONS.CARD.start)
-        self._after_draws(state, idx)
+        self._after_draws(state, idx, end)
 
     # ---------------------------------------------------------------- builds (§5.3–§5.6)
     def _play_card(self, state: CairoState, idx: np.ndarray, card: np.ndarray) -> None:
@@ -599,9 +575,9 @@ class CairoGame(Game[CairoState]):
         state.known[idx, seat, card] = np.maximum(state.known[idx, seat, card] - 1, 0)
         state.discard[idx, card] += 1
 
-    def _finish_build(self, state: CairoState, idx: np.ndarray) -> None:
+    def _finish_build(self, state: CairoState, idx: np.ndarray, end: _StepEnd) -> None:
         """Cards (and fee) are paid: place or move the stall, or settle the expansion cost."""
-        if self._defer("build", idx) or not idx.size:
+        if not idx.size:
             return
         verb = state.verb[idx]
         moving = idx[verb == VERB.MOVE]
@@ -612,8 +588,9 @@ class CairoGame(Game[CairoState]):
         state.entrance[moving, state.entrance_cell[moving, seat, colour]] = _NONE
         stalls = idx[verb != VERB.EXPAND]
         self._place_stall(state, stalls, state.current_player[stalls])
-        self._end_turn(state, stalls)
-        self._start_payment(state, idx[verb == VERB.EXPAND])
+        end.turns.append(stalls)
+        end.boards.append(stalls)
+        self._start_payment(state, idx[verb == VERB.EXPAND], end)
 
     def _place_stall(self, state: CairoState, idx: np.ndarray, owner: np.ndarray) -> None:
         """Put the pending stall (colour, target, target_entrance) on the board for ``owner``."""
@@ -627,7 +604,7 @@ class CairoGame(Game[CairoState]):
         state.entrance_cell[idx, owner, colour] = state.target_entrance[idx]
         state.group_size[idx, owner, colour] = 1
 
-    def _start_payment(self, state: CairoState, idx: np.ndarray) -> None:
+    def _start_payment(self, state: CairoState, idx: np.ndarray, end: _StepEnd) -> None:
         """§5.4 payment: pay in full when rich enough in the colour, else start D9."""
         if not idx.size:  # nothing selected, as at B = 1 for most of the sub-steps
             return
@@ -638,11 +615,11 @@ class CairoGame(Game[CairoState]):
         if self.options["auto_pay"]:
             state.money[idx, seat, colour] -= np.minimum(cost, held)
             self._pay_substitutes(state, idx, 2 * (cost - np.minimum(cost, held)))
-            self._resolve_expansion(state, idx)
+            self._resolve_expansion(state, idx, end)
             return
         rich = held >= cost
         state.money[idx, seat, colour] -= np.where(rich, cost, 1).astype(np.int16)
-        self._resolve_expansion(state, idx[rich])
+        self._resolve_expansion(state, idx[rich], end)
         short = idx[~rich]
         state.pay_units[short] = cost[~rich] - 1
         state.pay_half[short] = False
@@ -661,22 +638,20 @@ class CairoGame(Game[CairoState]):
             state.money[idx[paying], seat[paying], richest[paying]] -= 1
             coins = coins - paying
 
-    def _resolve_expansion(self, state: CairoState, idx: np.ndarray) -> None:
+    @staticmethod
+    def _resolve_expansion(state: CairoState, idx: np.ndarray, end: _StepEnd) -> None:
         """Place the paid expansion, score it and its medals (§5.4 effects, §5.5)."""
-        if self._defer("expansion", idx) or not idx.size:
-            return
         seat = state.current_player[idx]
         colour = state.colour[idx].astype(np.intp)
         state.tile[idx, state.target[idx]] = seat * NUM_COLOURS + colour
         state.group_size[idx, seat, colour] += 1
         state.supply[idx, colour] -= 1
         scoring.award_expansion(state, idx, seat.astype(np.intp), colour)
-        self._end_turn(state, idx)
+        end.turns.append(idx)
+        end.boards.append(idx)
 
     # ---------------------------------------------------------------- turns and chance
-    def _start_turn(self, state: CairoState, idx: np.ndarray | int) -> None:
-        if isinstance(idx, np.ndarray) and idx.size == 1:
-            idx = int(idx[0])  # scalar item assignments below, not fancy ones
+    def _start_turn(self, state: CairoState, idx: np.ndarray) -> None:
         state.phase[idx] = PHASE.TURN
         state.verb[idx] = VERB.NONE
         state.colour[idx] = _NONE
@@ -690,9 +665,6 @@ class CairoGame(Game[CairoState]):
     def _end_turns(self, state: CairoState, idx: np.ndarray) -> None:
         """Refill the display, check the end trigger, then the next seat, the end or the cap."""
         if not idx.size:
-            return
-        if idx.size == 1:
-            self._end_turn_row(state, idx)
             return
         players = self.num_players
         main = idx[state.stage[idx] == STAGE.MAIN]
@@ -712,41 +684,9 @@ class CairoGame(Game[CairoState]):
         state.current_player[idx[going]] = nxt[going]
         self._start_turn(state, idx[going])
 
-    def _end_turn_row(self, state: CairoState, idx: np.ndarray) -> None:
-        """``_end_turns`` of one row in plain Python, the same steps in the same order."""
-        row = int(idx[0])
-        if state.stage[row] == STAGE.MAIN:
-            self._refill_display(state, idx)
-            supply = state.supply[row].tolist()
-            if 0 in supply or supply.count(1) >= 2:  # scoring.end_triggered
-                state.stage[row] = STAGE.FINAL
-        state.turn[row] += 1
-        players = self.num_players
-        seat = int(state.current_player[row])
-        dropped = state.dropped[row].tolist()
-        order = [(seat + 1 + k) % players for k in range(players)]
-        waiting = [q for q in order if not dropped[q]]
-        if not waiting:  # every seat has dropped out of the FINAL stage
-            state.terminated[row] = True
-            state.stage[row] = STAGE.OVER
-        elif state.turn[row] >= self.options["max_turns"]:
-            state.truncated[row] = True
-        if state.terminated[row] or state.truncated[row]:
-            state.phase[row] = PHASE.GAME_OVER
-            return
-        state.current_player[row] = waiting[0]
-        self._start_turn(state, row)
-
     def _refill_display(self, state: CairoState, idx: np.ndarray) -> None:
         """Chance (§5.8.3): fill empty display slots in slot order from the draw pile."""
         if not idx.size:  # nothing selected, as at B = 1 for most of the sub-steps
-            return
-        if idx.size == 1:
-            row = int(idx[0])
-            for slot, card in enumerate(state.display[row].tolist()):
-                if card < 0:
-                    state.display[row, slot] = self._take_top_row(state, row)
-                    state.revealed[row] = True  # a card turned face up
             return
         empty = state.display[idx] < 0  # filling one slot never empties another
         state.revealed[idx[empty.any(axis=1)]] = True  # cards turned face up
@@ -772,20 +712,6 @@ class CairoGame(Game[CairoState]):
         state.deck_size[idx[has]] -= 1
         emptied = has & (state.deck_size[idx] == 0) & (last_axis_sums(state.discard[idx]) > 0)
         self._reshuffle(state, idx[emptied])
-        return card
-
-    def _take_top_row(self, state: CairoState, row: int) -> int:
-        """``_take_top`` of one row by scalar indexing."""
-        if state.deck_size[row] == 0 and state.discard[row].sum() > 0:
-            self._reshuffle(state, np.array([row], dtype=np.intp))
-        size = int(state.deck_size[row])
-        if not size:
-            return _NONE
-        card = int(state.deck[row, size - 1])
-        state.deck[row, size - 1] = _NONE
-        state.deck_size[row] = size - 1
-        if size == 1 and state.discard[row].sum() > 0:
-            self._reshuffle(state, np.array([row], dtype=np.intp))
         return card
 
     @staticmethod

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.cairo.board import NEIGHBOURS, flood, pack
+from envs.cairo.board import NEIGHBOURS, customer_cells, flood, pack
 from envs.cairo.data import (
     CARD_COPIES,
     DISPLAY_SLOTS,
@@ -32,7 +32,6 @@ from envs.cairo.data import (
     SETUP_SECTION_LIMIT,
     SILVER,
 )
-from envs.cairo.legality import customer_cells
 from envs.cairo.state import CairoState, Phase, Stage, Verb
 
 _GROUPS = NUM_OWNERS * NUM_COLOURS

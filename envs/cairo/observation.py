@@ -39,11 +39,9 @@ from envs.cairo.data import (
     WIDTH,
 )
 from envs.cairo.state import CairoState, Phase, Verb
-from envs.core.arrays import last_axis_sums
-from envs.core.game import Game
+from envs.core.arrays import last_axis_sums, second_last_axis_sums
 from envs.core.layout import ObservationLayout, Piece
 
-_BOARD_CACHE = "observation_board"  # Game.state_cache entry of the one-row board parts
 VP_SCALE = 100.0  # VP are divided by this; 36 expansions × (7 + 5 medal VP) < 5 × 100
 MAX_HAND = HAND_LIMIT + DRAWS_PER_ACTION  # a hand holds at most 6 cards during a Draw
 MAX_UNITS = MAX_GROUP_SIZE - 1  # D9 starts with at most 6 unpaid tile units
@@ -51,7 +49,6 @@ _COPIES = int(CARD_COPIES.max())  # copies of the commonest card type
 # (on board, x, y) of every cell, index -1 (off the board) giving zeros.
 _CELL_XY = np.zeros((NUM_CELLS + 1, 3), dtype=np.float32)
 _CELL_XY[:NUM_CELLS] = [(1, k % WIDTH, k // WIDTH) for k in range(NUM_CELLS)]
-_CELL_XY_ROWS = _CELL_XY.tolist()
 
 
 class Observer:
@@ -186,8 +183,7 @@ class Observer:
 
     # The source rows are laid out by dtype (``_source_columns``): the one-byte arrays side
     # by side as bytes, then the money, then the derived values, so that one float32 cast of
-    # a few blocks makes them (``_sources``), and at B = 1 a join of plain bytes and ints
-    # (``_source_one``).
+    # a few blocks makes them (``_sources``).
     _ONE_BYTE_SOURCES = ("stage", "phase", "verb", "colour", "picks_left", "pay_units",
                          "pay_half", "draws_left", "hand", "known", "barkers", "display",
                          "deck_size", "discard", "supply", "medal", "neutral_bag", "group_size",
@@ -197,7 +193,7 @@ class Observer:
                         "barker_supply", "turn")
 
     def _source_columns(self) -> np.ndarray:
-        """(P, V) the ``_column`` table for the layout of ``_sources`` and ``_source_one``."""
+        """(P, V) the ``_column`` table for the layout of ``_sources``."""
         start, position = {}, 0
         for name, width in self._source_blocks():
             start[name] = (position, width)
@@ -218,29 +214,13 @@ class Observer:
         raw = np.concatenate([array.reshape(num, -1).view(np.int8)
                               for array in self._one_byte_arrays(state)]
                              + [(state.stall_cell < 0).reshape(num, -1).view(np.int8)], axis=1)
-        money, hand = state.money, state.hand
+        money = state.money
         derived = [state.current_player[:, None], state.vp,
-                   np.take(_CELL_XY, state.customer, axis=0).reshape(num, -1),
-                   np.take(_CELL_XY, state.target, axis=0),
-                   MONEY_PER_COLOUR - last_axis_sums(money.swapaxes(1, 2)), last_axis_sums(hand),
+                   _CELL_XY[state.customer].reshape(num, -1), _CELL_XY[state.target],
+                   MONEY_PER_COLOUR - second_last_axis_sums(money), last_axis_sums(state.hand),
                    (NUM_BARKERS - last_axis_sums(state.barkers))[:, None],
                    np.minimum(state.turn, self.max_turns)[:, None]]
         return np.concatenate([raw, money.reshape(num, -1), *derived], axis=1, dtype=np.float32)
-
-    def _source_one(self, state: CairoState) -> np.ndarray:
-        """The source row of a batch of one in the ``_source_columns`` layout, float32."""
-        raw = b"".join([array.tobytes() for array in self._one_byte_arrays(state)])
-        derived = [int(state.current_player[0]), *state.vp[0].tolist()]
-        for cell in [*state.customer[0].tolist(), int(state.target[0])]:
-            derived.extend(_CELL_XY_ROWS[cell])
-        colour_totals = map(sum, zip(*state.money[0].tolist(), strict=True))
-        derived.extend([MONEY_PER_COLOUR - held for held in colour_totals])
-        derived.extend(map(sum, state.hand[0].tolist()))
-        derived.append(NUM_BARKERS - sum(state.barkers[0].tolist()))
-        derived.append(min(int(state.turn[0]), self.max_turns))
-        return np.concatenate([
-            np.frombuffer(raw + (state.stall_cell < 0).tobytes(), dtype=np.int8),
-            state.money.ravel(), np.array(derived, dtype=np.float32)], dtype=np.float32)
 
     def _vector_tables(self) -> tuple[np.ndarray, np.ndarray, int, np.ndarray]:
         """Per vector entry: source column and one-hot value by observer seat (P, V); how many
@@ -325,8 +305,6 @@ class Observer:
     def observe(self, state: CairoState, player: int | np.ndarray) -> np.ndarray:
         """(B, size) float32 observation of ``player`` (int or (B,) ints), see the module doc."""
         num = state.batch_size
-        if num == 1:
-            return self._observe_one(state, int(np.asarray(player).reshape(-1)[0]))
         # Seat p + P sees what seat p sees (the relative seats and the table rows wrap).
         me = np.asarray(player, dtype=np.int64) % self.num_players
         if me.ndim and me.shape != (num,):
@@ -356,32 +334,3 @@ class Observer:
         np.equal(value[..., :tests], self._one_hot[seat], out=out[..., :tests])
         np.divide(value[..., tests:], self._divisor, out=out[..., tests:])
         return out
-
-    def _observe_one(self, state: CairoState, player: int) -> np.ndarray:
-        """``observe`` of a batch of one: the same values from a source row built on plain
-        ints and bytes (``_source_one``), one seat."""
-        seat = player % self.num_players
-        out = np.empty((1, self.layout.size), dtype=np.float32)
-        self._board_of_one(state, seat, out[:, : self.board_size].reshape(
-            1, NUM_CELLS, self.cell_features))
-        self._vector(self._source_one(state)[self._source_column[seat]], seat,
-                     out[0, self._vector_part])
-        out[0, self._vector_part.stop :] = 0.0
-        return out
-
-    def _board_of_one(self, state: CairoState, seat: int, board: np.ndarray) -> None:
-        """Fill the board part (1, 182, F) of one game's observation by ``seat``.
-
-        The state's cache keeps each seat's last one with the board bytes it derives from: at
-        B = 1 the table lookup costs a dozen NumPy calls and the copy one, most steps change no
-        tile, entrance or main stall, and the seat to act changes every turn.
-        """
-        boards = Game.row_cached(state, _BOARD_CACHE, 0,
-                                 [state.tile, state.entrance, state.stall_cell],
-                                 lambda _state, _row: {})
-        if seat in boards:
-            board[...] = boards[seat]
-            return
-        np.take(self.cell_table, self._cell_codes(state, np.intp(seat))[:, :NUM_CELLS], axis=0,
-                out=board, mode="clip")
-        boards[seat] = board.copy()

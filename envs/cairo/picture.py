@@ -149,9 +149,11 @@ def _panel(canvas: Canvas, game: CairoGame, state: CairoState, row: int, seat: i
         hand = state.hand[row, p]
         cards = (" ".join(f"{CARD_TYPE_NAMES[t]}x{int(n)}" for t, n in enumerate(hand) if n)
                  if seat is None or seat == p else f"{int(hand.sum())} cards") or "-"
-        medals = " ".join(f"{'gold' if k == 0 else 'silver'} {COLOUR_NAMES[c]}"
-                          for c in range(NUM_COLOURS) for k in (0, 1)
-                          if state.medal[row, c, k] == p)
+        # Grouped by kind, so that twelve medals still fit the panel's width.
+        medals = " | ".join(
+            f"{kind} " + " ".join(COLOUR_NAMES[c] for c in range(NUM_COLOURS)
+                                  if state.medal[row, c, k] == p)
+            for k, kind in enumerate(("gold", "silver")) if (state.medal[row, :, k] == p).any())
         canvas.text((left, y), f"hand {cards} | barkers {int(state.barkers[row, p])}", size=11)
         canvas.text((left, y + 14), f"medals {medals or '-'}", size=11)
         y += 40

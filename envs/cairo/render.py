@@ -6,6 +6,8 @@ Board legend (each cell is five characters: three of content, two for a customer
 * ``r0`` expansion; ``+r0`` entrance of that owner's red stall;
 * ``.4`` empty market cell of section 4; ``~6`` empty restaurant cell of section 6;
 * ``@g`` after the content: the green customer stands on the cell.
+
+The same legend, and one for the cards and the seats' lines, ends every render (``LEGEND``).
 """
 
 from __future__ import annotations
@@ -31,6 +33,22 @@ from envs.cairo.state import CairoState, Phase, Stage, Verb
 
 if TYPE_CHECKING:
     from envs.cairo.game import CairoGame
+
+
+LEGEND = (
+    "  legend: R0 = main stall of player_0 (colour letters r y g b w p = red yellow green "
+    "blue white purple; n = neutral), r0 = its expansion, +r0 = an entrance of that stall, "
+    ".4 = empty market cell of section 4, ~6 = empty restaurant cell, @g = the green customer "
+    "stands here | cards: S4 = stall card of section 4, J0-J2 = joker of a row of sections "
+    "(J0: 0 1 2), J3-J5 = of a column (J3: 0 3 6), xN = N copies, -- = an empty display slot "
+    "| money r1 = one red coin | trays = the units in each colour's tray | groups r3 = a red "
+    "stall group of 3 cells | unplaced = colours of stalls not yet on the board | known = "
+    "cards of the hand the others have seen")
+
+
+def seat_name(seat: int) -> str:
+    """The seat's name, as the AEC env's agents are named."""
+    return f"player_{seat}"
 
 
 def _owner_mark(owner: int) -> str:
@@ -99,7 +117,7 @@ def render(game: CairoGame, state: CairoState, index: int = 0, seat: int | None 
     players = game.num_players
     stage = Stage(int(state.stage[row])).name
     status = "terminated" if state.terminated[row] else "truncated" if state.truncated[
-        row] else f"seat {int(state.current_player[row])} to act: {decision_name(state, row)}"
+        row] else f"{seat_name(int(state.current_player[row]))} to act: {decision_name(state, row)}"
     lines = [f"Kairo {players}p, stage {stage}, turn {int(state.turn[row])}, {status}",
              board_text(state, row)]
     off = np.flatnonzero(state.customer[row] < 0)
@@ -117,7 +135,7 @@ def render(game: CairoGame, state: CairoState, index: int = 0, seat: int | None 
     )
     scores = final_scores(state.take(row))[0]
     if viewer is not None:
-        lines[0] += f" | view of seat {viewer}"
+        lines[0] += f" | view of {seat_name(viewer)}"
     for seat in range(players):
         sees = viewer is None or viewer == seat
         money = " ".join(f"{COLOUR_LETTERS[c]}{int(state.money[row, seat, c])}"
@@ -135,7 +153,8 @@ def render(game: CairoGame, state: CairoState, index: int = 0, seat: int | None 
                           if state.medal[row, c, k] == seat)
         flags = " (dropped out)" if state.dropped[row, seat] else ""
         lines.append(
-            f"seat {seat}{flags}: VP {int(state.vp[row, seat])} (final {int(scores[seat])}) | "
+            f"{seat_name(seat)}{flags}: VP {int(state.vp[row, seat])} "
+            f"(final {int(scores[seat])}) | "
             f"money {money} | barkers {int(state.barkers[row, seat])} | hand "
             f"{hand} (known {_cards(state.known[row, seat])}) | "
             f"groups {groups or '-'} | unplaced {unplaced or '-'} | medals {medals or '-'}"
@@ -145,4 +164,5 @@ def render(game: CairoGame, state: CairoState, index: int = 0, seat: int | None 
                            if state.neutral_bag[row, c])
         lines.append(f"neutral stalls in the bag: {neutral or '-'}")
     lines.append(f"medal VP: gold {MEDAL_VP[0]}, silver {MEDAL_VP[1]}")
+    lines.append(LEGEND)
     return "\n".join(lines)

@@ -73,16 +73,6 @@ def pay_lure(state: CairoState, idx: np.ndarray, seat: np.ndarray, colour: np.nd
     state.money[idx[other], owner[other], colour[other]] += to_owner[other]
 
 
-def pay_lure_row(state: CairoState, row: int, seat: int, colour: int, owner: int) -> None:
-    """``pay_lure`` of one row with plain ints (scalar indexing, no fancy indexing)."""
-    size = int(state.group_size[row, owner, colour])
-    left = MONEY_PER_COLOUR - int(state.money[row, :, colour].sum())
-    to_active = min(size if owner == seat else 1, left)
-    state.money[row, seat, colour] += to_active
-    if owner != seat and owner < state.vp.shape[1]:
-        state.money[row, owner, colour] += min(size, left - to_active)
-
-
 def final_scores(state: CairoState) -> np.ndarray:
     """(B, P) §7.2 final VP: in-game VP + held medal values + ⌊money / 3⌋."""
     num_players = state.vp.shape[1]

@@ -30,16 +30,15 @@ Forced decisions (design.md): after the asked actions, ``step`` applies, round a
 every row's decision whose ``forced`` predicate holds (its single legal action), until no row
 has one; ``init`` does the same for the first decisions. ``step_record`` lists them.
 
-Caching (until every game's rules are one implementation without it): the mask is kept on
-the state until the next ``step``; ``state_cache``, ``scratch`` and ``handed`` are kept for
-cairo (``ROW_CHECKED_CACHE`` declares that every entry it keeps in ``state_cache`` is checked
-row by row against its source arrays, so the vector envs keep it when they restart rows).
+Caching: the legal mask is kept on the state until the next ``step`` (``invalidate`` drops it
+after a state is edited by hand, ``forget_rows`` after rows are replaced). Derived data a
+game reuses across decisions goes through ``envs.core.memo`` (opt-in, checked row by row);
+nothing else is kept, and the rules object keeps nothing at all.
 """
 
 from __future__ import annotations
 
 import abc
-from collections.abc import Callable
 from typing import Any, ClassVar, Generic, TypeVar
 
 import numpy as np
@@ -47,15 +46,11 @@ import numpy as np
 from envs.core.decisions import AutoDecision, Decision, StepRecord, rows_by_phase
 from envs.core.errors import IllegalActionError
 from envs.core.layout import ActionLayout, ObservationLayout
-from envs.core.scratch import Scratch
 from envs.core.state import BatchState
 
 S = TypeVar("S", bound=BatchState)
 
 _MASK_CACHE = "_legal_mask_cache"
-_STATE_CACHE = "_game_cache"
-_SCRATCH = "_decision_scratch"
-_HANDED = "_handed_scratch"
 _AUTOMATIC = "_automatic_decisions"
 
 
@@ -95,9 +90,6 @@ class Game(abc.ABC, Generic[S]):
     # True when seats hold information others cannot see; the leak test then demands that
     # resample_hidden actually changes some states.
     HAS_HIDDEN_INFO: ClassVar[bool] = False
-    # True when every entry of the game's ``state_cache`` is checked, row by row, against the
-    # arrays it derives from (see ``forget_rows``).
-    ROW_CHECKED_CACHE: ClassVar[bool] = False
 
     num_actions: int
     observation_shape: tuple[int, ...]
@@ -194,6 +186,13 @@ class Game(abc.ABC, Generic[S]):
             part.__dict__[_MASK_CACHE] = part_mask
         return part
 
+    def settle(self, state: S) -> S:
+        """Apply the decisions that public information forces in ``state`` (as ``init`` and
+        ``step`` do), for a position built or edited by hand (rules tests)."""
+        self.invalidate(state)
+        self._apply_forced(state, np.flatnonzero(~state.done))
+        return state
+
     def step_record(self, state: S) -> StepRecord:
         """What the last ``step`` (or ``init``) of ``state`` did besides the asked actions:
         the seats it showed hidden information to and the automatic decisions it applied."""
@@ -201,77 +200,13 @@ class Game(abc.ABC, Generic[S]):
 
     @staticmethod
     def invalidate(state: S) -> None:
-        """Forget everything cached on ``state`` after editing its arrays by hand (or ``put``)."""
-        for key in (_MASK_CACHE, _SCRATCH, _STATE_CACHE):
-            state.__dict__.pop(key, None)
+        """Forget the cached mask of ``state`` after editing its arrays by hand (or ``put``)."""
+        state.__dict__.pop(_MASK_CACHE, None)
 
     def forget_rows(self, state: S, rows: np.ndarray) -> None:
-        """Forget what is cached about ``rows`` after ``state.put`` replaced them.
-
-        The mask cache always goes, and the scratch's entries of ``rows``. The state cache
-        goes too unless the game declares ``ROW_CHECKED_CACHE``: that its entries check each
-        row against the arrays they derive from, so that a replaced row simply misses while
-        the other rows keep theirs.
-        """
+        """Forget what is cached about ``rows`` after ``state.put`` replaced them: the mask
+        (``envs.core.memo`` entries check every row themselves)."""
         state.__dict__.pop(_MASK_CACHE, None)
-        scratch = state.__dict__.get(_SCRATCH)
-        if scratch is not None:
-            scratch.forget(rows)
-        if not self.ROW_CHECKED_CACHE:
-            state.__dict__.pop(_STATE_CACHE, None)
-
-    @staticmethod
-    def state_cache(state: S) -> dict:
-        """A scratch dict for derived data a game reuses across decisions of one state.
-
-        It lives on the state object (``copy``, ``take`` and pickling never carry it) and
-        survives ``step``, so the game keys or checks each entry against what it derives from.
-        ``invalidate`` clears it.
-        """
-        return state.__dict__.setdefault(_STATE_CACHE, {})
-
-    @staticmethod
-    def scratch(state: S) -> Scratch:
-        """Row-keyed derived data about the state as it stands (``envs.core.scratch``), which
-        a game's mask hands to its step (the options the step applies) and a step to the
-        next mask (an analysis of the board it leaves).
-
-        Unlike ``state_cache`` entries, nothing in it is checked against the arrays, so it
-        lives only as long as the state it describes: every ``step`` starts a new one (inside
-        ``_step`` this is the one of the state the step leaves; the old one is ``handed``),
-        ``invalidate`` drops it, and ``forget_rows`` drops its rows.
-        """
-        scratch = state.__dict__.get(_SCRATCH)
-        if scratch is None:
-            scratch = state.__dict__[_SCRATCH] = Scratch(state.batch_size)
-        return scratch
-
-    @staticmethod
-    def handed(state: S) -> Scratch:
-        """Inside ``_step``: the ``scratch`` of the state the step started from, where its
-        mask left what it worked out. Elsewhere an empty one."""
-        return state.__dict__.get(_HANDED) or Scratch(state.batch_size)
-
-    @staticmethod
-    def row_bytes(row: int, arrays: list[np.ndarray]) -> bytes:
-        """The bytes of one row of each of ``arrays`` (per-row arrays of one batch), joined
-        (C order, as ``tobytes`` gives them)."""
-        if len(arrays[0]) == 1:  # a batch of one: each array's bytes are the row's, no views
-            return b"".join([a.tobytes() for a in arrays])
-        return b"".join([a[row].tobytes() for a in arrays])
-
-    @staticmethod
-    def row_cached(state: S, name: str, row: int, arrays: list[np.ndarray],
-                   build: Callable[[S, int], Any]) -> Any:
-        """``build(state, row)``, kept in ``state_cache(state)[name]`` while the row's bytes of
-        ``arrays`` (everything it derives from) stay the same: a row-checked entry."""
-        key = (row, Game.row_bytes(row, arrays))
-        cache = Game.state_cache(state)
-        cached = cache.get(name)
-        if cached is None or cached[0] != key:
-            cached = (key, build(state, row))
-            cache[name] = cached
-        return cached[1]
 
     def step(self, state: S, actions: np.ndarray) -> S:
         """Apply one action per row, then the decisions it leaves that public information
@@ -294,10 +229,10 @@ class Game(abc.ABC, Generic[S]):
             self._raise_illegal(state, actions, int(live[np.argmin(legal)]), mask)
         state.__dict__.pop(_MASK_CACHE, None)
         state.rewards[:] = 0.0
-        state.revealed[live] = False  # a finished row keeps the record of its last step
+        state.revealed[live] = False  # a finished row keeps its last step's record
         state.__dict__.pop(_AUTOMATIC, None)
         if live.size:
-            self._step_with_scratch(state, live, chosen)
+            self._apply(state, live, chosen)
             self._apply_forced(state, live)
             ended = live[state.done[live]]
             if ended.size:
@@ -308,8 +243,8 @@ class Game(abc.ABC, Generic[S]):
     def _apply(self, state: S, rows: np.ndarray, actions: np.ndarray) -> None:
         """Apply validated ``actions`` (R,) of live ``rows`` (R,): each phase's ``apply``.
 
-        A game may wrap this (cairo finishes what its handlers queue); it sets
-        ``terminated``/``truncated`` of rows that end, and the base pays the rewards.
+        The handlers set ``terminated``/``truncated`` of rows that end, and ``step`` pays the
+        rewards.
         """
         for phase, sel in rows_by_phase(state.phase, rows):
             self.decisions[phase].apply(state, rows[sel], actions[sel])
@@ -350,23 +285,12 @@ class Game(abc.ABC, Generic[S]):
             automatic.append(AutoDecision(rows, state.current_player[rows].copy(), phases,
                                           actions))
             state.__dict__.pop(_MASK_CACHE, None)
-            self._step_with_scratch(state, rows, actions)
+            self._apply(state, rows, actions)
         else:
             raise RuntimeError(f"{self.ENV_ID}: more than max_chain={self.max_chain} automatic "
                                "decisions in one step")
         if automatic:
             state.__dict__[_AUTOMATIC] = (*state.__dict__.get(_AUTOMATIC, ()), *automatic)
-
-    def _step_with_scratch(self, state: S, rows: np.ndarray, actions: np.ndarray) -> None:
-        """``_apply`` with the old ``scratch`` ``handed`` over and a new one begun."""
-        state.__dict__[_HANDED] = state.__dict__.pop(_SCRATCH, None)
-        try:
-            self._apply(state, rows, actions)
-        except BaseException:
-            state.__dict__.pop(_SCRATCH, None)  # it would describe a half-made state
-            raise
-        finally:
-            state.__dict__.pop(_HANDED)
 
     def _raise_illegal(self, state: S, actions: np.ndarray, row: int, mask: np.ndarray) -> None:
         """Raise the ``IllegalActionError`` of row ``row``'s action."""

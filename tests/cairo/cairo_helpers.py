@@ -35,6 +35,7 @@ class Position:
     def __init__(self, players: int = 3, **options):
         self.game = CairoGame(players, **options)
         self.embedded = Embedded(self.game)
+        self.automatic: list[str] = []  # see ``play``
         self.state: CairoState = self.game.init(1, seed=0)
         s = self.state
         s.stage[:] = Stage.MAIN
@@ -124,10 +125,23 @@ class Position:
         return [self.game.action_name(a) for a in np.flatnonzero(self.mask())]
 
     def play(self, *names: str) -> Position:
-        """Step the named actions (e.g. ``"EXPAND_red"``, ``"CELL_3_5"``) one after another."""
+        """Step the named actions (e.g. ``"EXPAND_red"``, ``"CELL_3_5"``) one after another.
+
+        A named action that public information forces (VERSION 4) is not asked: it must be
+        the next automatic decision of the step before, which it then stands for. Those that
+        no name stood for are left in ``automatic``.
+        """
+        automatic: list[str] = []
         for name in names:
             action = ACTIONS.names.index(name)
+            if automatic:
+                applied = automatic.pop(0)
+                assert applied == name, f"{name} expected, but the step applied {applied}"
+                continue
             self.state = self.embedded.step(self.state, action)
+            record = self.game.step_record(self.state)
+            automatic = [ACTIONS.names[a] for _, _, a in record.automatic_of(0)]
+        self.automatic = automatic
         return self
 
     def legal_cells(self) -> set[tuple[int, int]]:

@@ -19,7 +19,9 @@ def test_lure_to_own_stall_pays_group_size():
     assert s.money[0, 0, C["green"]] == 2
     assert s.customer[0, C["green"]] == -1
     assert s.customer[0, C["purple"]] == cell(4, 6)
-    assert s.current_player[0] == 1 and s.phase[0] == Phase.TURN
+    # B's turn: with no card and no customer to lure, B can only draw (asked no more).
+    assert s.current_player[0] == 1 and p.automatic == ["DRAW"]
+    assert s.phase[0] == Phase.DRAW_SOURCE
 
 
 def test_lure_to_other_stall_pays_owner_and_one_to_active():
@@ -124,8 +126,8 @@ def test_nearest_entrance_ties_and_barkers():
     standard = {"red": (1, 0), "yellow": (3, 1), "green": (6, 5), "blue": (1, 11),
                 "white": (12, 11)}
     p = _example6(**standard)
-    p.play("LURE_red")
-    assert p.legal_cells() == {(1, 3)}
+    p.play("LURE_red")  # one legal target: applied without being asked (VERSION 4)
+    assert p.automatic[0] == "CELL_1_3" and p.state.customer[0, C["purple"]] == cell(1, 3)
     p = _example6(**standard)
     p.state.barkers[0, 0] = 1
     p.play("LURE_red")
@@ -226,7 +228,9 @@ def test_medal_sequence():
         assert tuple(p.state.medal[0, C["blue"]]) == medals
         assert p.state.vp[0, seat] - before == gained
     assert p.state.vp[0].tolist() == [7, 16, 7]
-    assert p.state.supply[0, C["blue"]] == 0 and p.state.stage[0] == Stage.FINAL
+    # The supply is out: the final phase, in which no seat holds a card, so each passes.
+    assert p.state.supply[0, C["blue"]] == 0 and p.automatic == ["PASS"] * 3
+    assert p.state.stage[0] == Stage.OVER and p.state.dropped[0].all()
     # Variant: after step 2, A expands to 3, takes the silver back and scores 3 + 2.
     p = Position(3).stall(0, "blue", (2, 2), (2, 3)).stall(1, "blue", (6, 9), (6, 10))
     for seat, xy, card in ((0, (3, 2), "S0"), (1, (7, 9), "S7"), (0, (1, 2), "S0")):
@@ -248,7 +252,7 @@ def test_end_trigger():
     assert end_triggered(red)[0] and end_triggered(green)[0] and not end_triggered(white)[0]
     p = Position(3).stall(0, "red", (3, 2), (3, 3))
     p.state.supply[0] = supply[0]
-    p.money(0, red=2).hand(0, "S0")
+    p.money(0, red=2).hand(0, "S0").hand(1, "S4")  # B may build, so B is asked
     _expand(p, "red", (3, 1), "S0")
     assert p.state.stage[0] == Stage.FINAL and p.state.current_player[0] == 1
     assert "DRAW" not in p.legal() and "PASS" in p.legal()
@@ -281,8 +285,8 @@ def test_joker_fee_and_three_card_fallback():
     p = _example14("J0", "S4", "S6", red=3, yellow=1)
     p.play("EXPAND_red", "CELL_10_1")
     assert p.legal() == ["CARD_J0"]
-    p.play("CARD_J0")
-    assert p.legal() == ["COLOUR_yellow"]
+    p.play("CARD_J0")  # the fee's one colour (public money) is paid without being asked
+    assert p.automatic[0] == "COLOUR_yellow" and p.state.money[0, 0, C["yellow"]] == 0
     # A new stall in section 2 must use J0 while A holds any money; with none, THREE.
     p = _example14("J0", "S4", "S6", blue=1)
     p.play("NEW_yellow", "CELL_10_0", "DIR_W")

@@ -9,7 +9,8 @@ import pytest
 from cairo_helpers import C, Position
 
 from envs.cairo import CairoGame, legality
-from envs.cairo.data import NEUTRAL, NUM_CARDS, SECTION, cell
+from envs.cairo.board import any_direction
+from envs.cairo.data import COLOUR_AREA, NEUTRAL, NUM_CARDS, SECTION, cell
 from envs.cairo.state import ACTIONS, Phase, Stage
 from envs.core.game import Game
 
@@ -71,10 +72,12 @@ def _cramped_setup(rows: int):
 def test_first_placement_is_always_possible():
     """A game's first placement is not checked (``CairoGame._init``): on the start board every
     colour has a legal cell in every section of its area, so each seat can place anything."""
-    cells = legality.any_direction(legality._start_board_directions())
+    start = CairoGame(3).init(1, seed=0)
+    (dirs,) = legality.board_analysis(start, np.zeros(1, dtype=np.intp), "dirs")
+    cells = any_direction(dirs)[0]
     for colour in range(6):
-        sections = set(SECTION[legality._AREA[colour]].tolist())
-        assert sections == set(SECTION[cells & legality._AREA[colour]].tolist()), colour
+        sections = set(SECTION[COLOUR_AREA[colour]].tolist())
+        assert sections == set(SECTION[cells & COLOUR_AREA[colour]].tolist()), colour
     for players in (2, 3, 4):
         state = CairoGame(players).init(4, seed=8)
         assert legality.place_colour_mask(state, np.arange(4)).all()
@@ -193,7 +196,8 @@ def test_reshuffle_waits_for_an_empty_discard_pile():
     assert s.deck_size[0] == 0 and s.discard[0].sum() == 0
     p.play("BARKER", "CARD_S0")  # the hand-limit discard: a discard pile of one card
     assert s.discard[0].sum() == 1 and s.current_player[0] == 1
-    p.play("DRAW", "DECK")  # a card is needed: the one discarded card is shuffled and drawn
+    assert p.automatic == ["DRAW"]  # B, with no card and no lure, can only draw
+    p.play("DECK")  # a card is needed: the one discarded card is shuffled and drawn
     assert s.hand[0, 1, 0] == 1 and s.discard[0].sum() == 0 and s.deck_size[0] == 0
     assert "DECK" not in p.legal()
 
@@ -222,15 +226,13 @@ def test_final_phase_drop_outs():
     """§4.1, R30: PASS drops out for good; the last player may build several turns in a row."""
     p = _final_position()
     assert p.legal() == ["PASS"]  # seat 0 has no legal Build (no cards)
-    p.play("PASS")
-    assert p.state.current_player[0] == 1 and p.legal() == ["PASS"]
-    p.play("PASS")
+    p.play("PASS")  # seat 1 has no cards either: its PASS is automatic (VERSION 4)
+    assert p.automatic == ["PASS"] and p.state.dropped[0].tolist() == [True, True, False]
     assert p.state.current_player[0] == 2
     p.play("EXPAND_blue", "CELL_11_6", "CARD_S5")
     assert p.state.current_player[0] == 2 and p.state.dropped[0].tolist() == [True, True, False]
     p.play("EXPAND_blue", "CELL_12_6", "CARD_S5")
-    assert p.legal() == ["PASS"]
-    p.play("PASS")
+    assert p.automatic == ["PASS"]  # no card left: no Build, so the last seat passes too
     assert p.state.terminated[0] and not p.state.truncated[0]
     assert p.state.phase[0] == Phase.GAME_OVER and p.state.current_player[0] == -1
     assert p.state.rewards[0].tolist() == [-0.5, -0.5, 1.0]  # seats 0 and 1 tie
@@ -240,8 +242,7 @@ def test_max_turns_truncates():
     """§7.4: the cap ends the game as truncated and pays the rank rewards of the scores."""
     p = Position(2, max_turns=3)
     p.state.vp[0] = [0, 5]
-    for _ in range(3):
-        p.play("DRAW", "BARKER", "BARKER")
+    p.play(*["DRAW", "BARKER", "BARKER"] * 3)  # every DRAW but the first is automatic
     assert p.state.truncated[0] and not p.state.terminated[0]
     assert p.state.rewards[0].tolist() == [-1.0, 1.0]
 

@@ -1,0 +1,158 @@
+"""Batch rows against single games, kept analyses against fresh ones, moves against the board
+with the stall lifted by hand."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from envs.cairo import CairoGame, cards, stalls
+from envs.cairo.board import Board, customer_cells
+from envs.cairo.data import COLOUR_AREA, SECTION
+from envs.cairo.state import Phase
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_single_games_match_batch_rows_at_every_step(players):
+    """Row i of a batch and the game of the same seed alone agree on the state, the mask and
+    the acting seat's observation after every step, not only at the end."""
+    game = CairoGame(players)
+    rows = 4
+    batch = game.init(rows, seed=70)
+    singles = [game.init(1, seed=70 + i) for i in range(rows)]
+    rng = np.random.default_rng(1)
+    for _ in range(game.max_decisions):
+        if batch.done.all():
+            break
+        mask = game.legal_action_mask(batch)
+        seats = np.maximum(batch.current_player, 0)
+        obs = game.observe(batch, seats)
+        for i, single in enumerate(singles):
+            if single.done[0]:
+                continue  # the batch zeroes a finished row's rewards on later steps
+            assert single.equals(batch.take(i))
+            assert np.array_equal(game.legal_action_mask(single)[0], mask[i])
+            assert np.array_equal(game.observe(single, int(seats[i]))[0], obs[i])
+        actions = np.argmax(rng.random(mask.shape) * mask, axis=1)
+        game.step(batch, actions)
+        for i, single in enumerate(singles):
+            if not single.done[0]:
+                game.step(single, actions[i : i + 1])
+                assert single.equals(batch.take(i))
+    assert batch.done.all()
+
+
+def test_memoised_analyses_match_fresh_ones_across_row_resets():
+    """The per-row analyses the memo keeps across turns (the board analysis, the moves, the
+    lure options) and across ``put`` + ``forget_rows`` give every step the mask and
+    observation that a state with no memo gives."""
+    game = CairoGame(3)
+    state = game.init(16, seed=40)
+    rng = np.random.default_rng(2)
+    resets = 0
+    for step in range(400):
+        mask = game.legal_action_mask(state)
+        seats = np.maximum(state.current_player, 0)
+        fresh = state.copy()  # a copy carries no cache
+        assert np.array_equal(mask, game.legal_action_mask(fresh))
+        assert np.array_equal(game.observe(state, seats), game.observe(fresh, seats))
+        game.step(state, np.argmax(rng.random(mask.shape) * mask, axis=1))
+        if step % 30 == 29:  # new games in a few rows, as the vector envs start them
+            rows = np.array([step % 16, (step + 5) % 16])
+            state.put(rows, game.init_rows(1000 + rows + step))
+            game.forget_rows(state, rows)
+            resets += 1
+    assert resets == 13
+    assert "_row_memo" in state.__dict__, "the row-checked entries survive forget_rows"
+
+
+def test_steps_reading_the_memo_match_steps_of_fresh_states():
+    """A step reads what its mask left in the memo (the lure options, the board analysis),
+    also when rows were replaced between the mask and the step: each step equals the same
+    step of a copy with no memo."""
+    game = CairoGame(3)
+    state, other = game.init(8, seed=41), game.init(8, seed=77)
+    rng = np.random.default_rng(3)
+    for step in range(300):
+        mask = game.legal_action_mask(state)
+        if step % 5 == 3:  # a row of another game, mid-play, put in after the mask was made
+            rows = np.array([step % 8])
+            state.put(rows, other.take(rows))
+            game.forget_rows(state, rows)
+            mask = game.legal_action_mask(state)
+        fresh = state.copy()
+        actions = np.argmax(rng.random(mask.shape) * mask, axis=1)
+        game.step(state, actions)
+        game.step(fresh, actions)
+        assert state.equals(fresh), step
+        other_mask = game.legal_action_mask(other)
+        game.step(other, np.argmax(rng.random(other_mask.shape) * other_mask, axis=1))
+
+
+def _positions(game: CairoGame, seed: int, phase: int):
+    """Copies of the one-row states of a random game that ask decision ``phase``."""
+    rng = np.random.default_rng(seed)
+    state = game.init(1, seed=seed)
+    while not state.done[0]:
+        mask = game.legal_action_mask(state)
+        if state.phase[0] == phase:
+            yield state.copy()
+        legal = np.flatnonzero(mask[0])
+        game.step(state, legal[int(rng.random() * legal.size)].reshape(1))
+
+
+def test_move_destinations_are_the_board_with_the_stall_lifted():
+    """``stalls.move_destinations`` equals ``stalls.stall_directions`` on the board with the
+    stall and its entrance taken off by hand, in the colour's area, in the covered sections
+    holding no other main stall of the colour, off the stall's own cell (§5.6), for every
+    single-tile group of the acting seat along random games."""
+    game = CairoGame(3)
+    checked = moving = 0
+    for seed in range(31, 35):
+        for one in _positions(game, seed, Phase.TURN):
+            seat = int(one.current_player[0])
+            colours = np.flatnonzero(one.group_size[0, seat] == 1)
+            if not colours.size:
+                continue
+            idx = np.zeros(colours.size, dtype=np.intp)
+            seats = np.full(colours.size, seat, dtype=np.intp)
+            cover = cards.sections_of(cards.stall_cover(one.hand[idx, seat],
+                                                        one.money[idx, seat]))
+            got = stalls.move_destinations(one, idx, seats, colours, cover)
+            for k, colour in enumerate(colours.tolist()):
+                old = int(one.stall_cell[0, seat, colour])
+                tile, entrance = one.tile[:1].copy(), one.entrance[:1].copy()
+                tile[0, old] = -1
+                entrance[0, one.entrance_cell[0, seat, colour]] = -1
+                board = Board(tile, entrance, customer_cells(one, idx[:1]))
+                stall_cell = one.stall_cell[:1].copy()
+                stall_cell[0, seat, colour] = -1
+                open_sections = cover[k] & ~stalls.main_stall_sections(stall_cell)[0, :, colour]
+                candidates = COLOUR_AREA[colour] & open_sections[SECTION]
+                candidates[old] = False
+                expected = stalls.stall_directions(board, candidates[None])[0]
+                assert np.array_equal(got[k], expected)
+                moving += bool(expected.any())
+                checked += 1
+    assert checked > 100 and 0 < moving < checked
+
+
+def test_each_decisions_apply_equals_the_steps_one_pass():
+    """A step applies every phase's effect and then one end of the step for all rows; each
+    Decision's own ``apply`` (its effect and the end of the step for its rows) gives the same
+    state, phase by phase."""
+    from envs.core.decisions import rows_by_phase
+
+    game = CairoGame(2)
+    state = game.init(12, seed=5)
+    rng = np.random.default_rng(6)
+    for _ in range(400):
+        mask = game.legal_action_mask(state)
+        actions = np.argmax(rng.random(mask.shape) * mask, axis=1)
+        live = np.flatnonzero(~state.done)
+        by_decision = state.copy()
+        for phase, sel in rows_by_phase(state.phase, live):
+            game.decisions[phase].apply(by_decision, live[sel], actions[live[sel]])
+        game._apply(state, live, actions[live])
+        assert by_decision.equals(state)
+        game.invalidate(state)
