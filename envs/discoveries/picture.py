@@ -37,7 +37,7 @@ from envs.discoveries.data import (
     TYPE_PRICE,
     TYPE_TV,
 )
-from envs.discoveries.render import _FLAG_WHERE, _ships
+from envs.discoveries.render import FLAG_WHERE, ships_text
 from envs.discoveries.scoring import voyage_timers
 from envs.discoveries.state import PLAYED, DiscoveriesState
 
@@ -216,7 +216,7 @@ def _seat_panel(canvas: Canvas, state: DiscoveriesState, r: int, p: int, seat: i
     if x == left:
         canvas.text((left, y + 4), "no idle ships", size=11)
     y += 26
-    where = _FLAG_WHERE[int(state.flag_where[r, p])]
+    where = FLAG_WHERE[int(state.flag_where[r, p])]
     if state.flag_revealed[r, p] or sees:
         a, b = FLAG_COLOURS[int(state.flag_id[r, p])].tolist()
         canvas.rect((left, y, left + 17, y + 16), fill=RGB[a], outline=INK)
@@ -234,7 +234,7 @@ def _seat_panel(canvas: Canvas, state: DiscoveriesState, r: int, p: int, seat: i
         flag = int(state.con_flag_tv[r, c])
         canvas.text((left, y), f"voyage {CONTRACT_NAMES[c]} d{int(state.con_duration[r, c])}, "
                     f"back in {int(timers[c])}, pays {int(state.con_revenue[r, c])}: "
-                    f"{_ships(state.con_ships[r, c])}" + (" + flagship" if flag else ""),
+                    f"{ships_text(state.con_ships[r, c])}" + (" + flagship" if flag else ""),
                     size=10)
         y += 14
     return y + 16

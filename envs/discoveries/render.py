@@ -28,7 +28,7 @@ from envs.discoveries.state import FLAG, PHASE, PLAYED, DiscoveriesState, colour
 if TYPE_CHECKING:
     from envs.discoveries.game import DiscoveriesGame
 
-_FLAG_WHERE = {FLAG.IDLE: "idle", FLAG.BUILD: "in the build", FLAG.VOYAGE: "on a voyage",
+FLAG_WHERE = {FLAG.IDLE: "idle", FLAG.BUILD: "in the build", FLAG.VOYAGE: "on a voyage",
                FLAG.EXPEDITION: "on an expedition"}
 
 
@@ -40,7 +40,7 @@ def _card(card: int) -> str:
     return TYPE_NAMES[card] if card >= 0 else "--"
 
 
-def _ships(counts: np.ndarray) -> str:
+def ships_text(counts: np.ndarray) -> str:
     """'red1 x2 blue3' from per-type counts (18,)."""
     parts = [TYPE_NAMES[t] + (f" x{n}" if n > 1 else "") for t, n in enumerate(counts.tolist())
              if n]
@@ -127,7 +127,7 @@ def render(game: DiscoveriesGame, state: DiscoveriesState, index: int = 0,
         flag = int(state.build_flag_tv[r])
         lines.append(f"  build: {CONTRACT_NAMES[int(state.build_card[r])]} "
                      f"d{int(state.build_duration[r])}, {int(state.build_tv[r])} TV: "
-                     f"{_ships(state.build_ships[r])}"
+                     f"{ships_text(state.build_ships[r])}"
                      + (f" + flagship {colour_name(int(state.build_flag_colour[r]))}{flag}"
                         if flag else "") + f", Jokers {int(state.build_jokers[r])}")
     return "\n".join(line.rstrip() for line in lines)
@@ -148,9 +148,9 @@ def _seat_lines(state: DiscoveriesState, r: int, s: int, seat: int | None,
     if not sees and hidden:
         text += f" + {hidden} hidden"
     lines.append(f"      hand: {text}")
-    lines.append(f"      idle: {_ships(state.idle[r, s])}")
+    lines.append(f"      idle: {ships_text(state.idle[r, s])}")
     flag = int(state.flag_id[r, s])
-    where = _FLAG_WHERE[int(state.flag_where[r, s])]
+    where = FLAG_WHERE[int(state.flag_where[r, s])]
     if state.flag_revealed[r, s]:
         lines.append(f"      flagship: {_flagship(flag)}, {where}")
     elif sees:
@@ -163,7 +163,7 @@ def _seat_lines(state: DiscoveriesState, r: int, s: int, seat: int | None,
         flag_tv = int(state.con_flag_tv[r, c])
         voyages.append(f"{CONTRACT_NAMES[c]} d{int(state.con_duration[r, c])} timer "
                        f"{int(timers[c])} pays {int(state.con_revenue[r, c])}: "
-                       f"{_ships(state.con_ships[r, c])}"
+                       f"{ships_text(state.con_ships[r, c])}"
                        + (f" + flagship {colour_name(int(state.con_flag_colour[r, c]))}"
                           f"{flag_tv}" if flag_tv else ""))
     if voyages:
