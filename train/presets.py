@@ -11,13 +11,17 @@ from __future__ import annotations
 from typing import Any
 
 PRESETS: dict[str, dict[str, Any]] = {
-    # discoveries (3 players, 250k decisions): the rank reward alone learns slowly from the
-    # long games; the score-margin shaping (potential based, so the best policy is
-    # unchanged) makes the agent finish first against two random seats in 99.3% of the 150
-    # evaluation games (at 2cda0dd: 2.9 min of wall time, evaluation included, on 2 cores
-    # shared with other jobs; 4.1 min under heavier load). It stays below both baselines
-    # (Elo -750 and -610).
-    "discoveries": {"shaping": 1.0, "timesteps": 250_000},
+    # discoveries (3 players): a clone of trader_explorer (200k decisions) that reads its
+    # action hints, then 400k PPO steps with the score-margin shaping (potential based, so
+    # the best policy is unchanged) against a pool of 40% scripted, 30% random opponents.
+    # Its own evaluation: 100% first against random; - expedition_rusher +76 [+29, +126],
+    # - trader_explorer -43 [-94, +5]; 9 min of training, 11 min of wall time in all on 2
+    # cores shared with two other jobs. Shaping alone (250k steps, 2.9 min) reached 99.3%
+    # against random but stayed below both baselines (0% and 4% first against them).
+    "discoveries": {"hints": "trader_explorer", "imitate": "trader_explorer",
+                    "imitate_decisions": 200_000, "timesteps": 400_000, "shaping": 1.0,
+                    "ent_coef": 0.0, "learning_rate": 1e-4, "opp_random": 0.3,
+                    "opp_scripted": 0.4, "opp_self": 0.15, "opp_snapshot": 0.15},
     # A behaviour clone of medal_hunter that reads the three baselines' action hints (88%
     # top-1 agreement on 200k decisions), then 100k PPO steps at a low learning rate against
     # a pool of mostly scripted opponents. Its own evaluation (600 Elo games, seat-balanced):
