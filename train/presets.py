@@ -15,9 +15,9 @@ PRESETS: dict[str, dict[str, Any]] = {
     # action hints, then 400k PPO steps with the score-margin shaping (potential based, so
     # the best policy is unchanged) against a pool of 40% scripted, 30% random opponents.
     # Its own evaluation: 100% first against random; - expedition_rusher +76 [+29, +126],
-    # - trader_explorer -43 [-94, +5]; 9 min of training, 11 min of wall time in all on 2
-    # cores shared with two other jobs. Shaping alone (250k steps, 2.9 min) reached 99.3%
-    # against random but stayed below both baselines (0% and 4% first against them).
+    # - trader_explorer -43 [-94, +5]; 5 min 30 s of wall time in all on 2 idle cores
+    # (11 min on cores shared with two other jobs). Shaping alone (250k steps, 2.9 min)
+    # reached 99.3% against random but stayed below both baselines (0% and 4% first).
     "discoveries": {"hints": "trader_explorer", "imitate": "trader_explorer",
                     "imitate_decisions": 200_000, "timesteps": 400_000, "shaping": 1.0,
                     "ent_coef": 0.0, "learning_rate": 1e-4, "opp_random": 0.3,
@@ -28,8 +28,8 @@ PRESETS: dict[str, dict[str, Any]] = {
     # trained - greedy +44 [+6, +82], - economist +40 [-1, +80], - medal_hunter +3 [-37, +44];
     # 6.9 min of CPU (17 min of wall time on 2 cores shared with five other jobs).
     # Under VERSION 4 (forced decisions skipped): - greedy +50 [+14, +89], - economist +28
-    # [-7, +62], - medal_hunter -27 [-65, +12]; 9.3 min of training, 23 min of wall time in
-    # all on 2 cores shared with four other jobs.
+    # [-7, +62], - medal_hunter -27 [-65, +12]; 4 min 49 s of wall time in all on 2 idle
+    # cores (the same run took 23 min on cores shared with four other jobs).
     # `--no-preset` is the plain run: no hints, no warm start.
     "cairo": {
         "hints": "greedy,economist,medal_hunter", "imitate": "medal_hunter",
@@ -41,7 +41,8 @@ PRESETS: dict[str, dict[str, Any]] = {
     # A behaviour clone of the cashier baseline (60k decisions) that reads cashier's action
     # hints, then 120k PPO steps: 87.5% first against random, its Elo level with cashier's;
     # 11 min 25 s of wall time on 2 cores shared with other jobs. Re-run at 22:30 UTC: 87.5%
-    # first against random; its Elo table: - cashier +3 [-33, +44], - builder +72 [+37, +110].
+    # first against random; its Elo table: - cashier +3 [-33, +44], - builder +72 [+37, +110];
+    # 3 min 9 s of wall time in all on 2 idle cores.
     "junk": {"imitate": "cashier", "imitate_decisions": 60_000, "hints": "cashier",
              "timesteps": 120_000},
     # batavia, 4 players: the policy reads greedy's action values (hints) and starts from
@@ -52,7 +53,7 @@ PRESETS: dict[str, dict[str, Any]] = {
     # the baselines (81% against random, 51% first against three greedy).
     # Re-run after the merge with main (22:00 UTC, 2 shared cores): 3 min 44 s, 84.9% (+-5.7);
     # its Elo table: - greedy -28 [-78, +18], - pirate_aware +9 [-42, +59], - set_collector
-    # +88 [+39, +139].
+    # +88 [+39, +139]; 1 min 58 s of wall time in all on 2 idle cores.
     "batavia": {"hints": "greedy", "imitate": "greedy", "imitate_decisions": 100_000,
                 "timesteps": 150_000, "ent_coef": 0.0, "learning_rate": 1e-4,
                 "opp_random": 0.5, "opp_scripted": 0.2, "opp_self": 0.15, "opp_snapshot": 0.15},
