@@ -26,3 +26,13 @@ class Agent(Protocol):
         """(B,) int64 actions, legal under ``game.legal_action_mask(state)`` where
         ``state.current_player == player``."""
         ...
+
+
+def acting_rows(game: Game, state: BatchState, player: int | np.ndarray
+                ) -> tuple[np.ndarray, np.ndarray]:
+    """The live rows where ``player`` is to act, (n,) intp, and their (n, A) legal masks
+    (the mask is only computed when some row acts)."""
+    idx = np.flatnonzero(~state.done & (state.current_player == np.asarray(player)))
+    if not idx.size:
+        return idx, np.zeros((0, game.num_actions), dtype=bool)
+    return idx, np.asarray(game.legal_action_mask(state))[idx]

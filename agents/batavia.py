@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from agents.base import acting_rows
 from envs.batavia.data import (
     EXCHANGE_GOLD,
     GOOD_VALUE,
@@ -163,11 +164,10 @@ class BataviaScriptedAgent:
         return values
 
     def _values(self, game: Game, state: BataviaState, player: int | np.ndarray):
-        idx = np.flatnonzero(~state.done & (state.current_player == np.asarray(player)))
-        values = np.zeros((idx.size, game.num_actions))
+        idx, mask = acting_rows(game, state, player)
+        values = np.zeros(mask.shape)
         if not idx.size:
-            return idx, np.zeros((0, game.num_actions), dtype=bool), values
-        mask = np.asarray(game.legal_action_mask(state))[idx]
+            return idx, mask, values
         view = _View(game, state, idx)
         phase = state.phase[idx]
         for which, handler in ((Phase.AUCTION_BID, self._auction),

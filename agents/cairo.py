@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from agents.base import acting_rows
 from envs.cairo import cards, legality, lure
 from envs.cairo.board import NEIGHBOURS, OUTSIDE, Board, board_of, colour_planes, walk_distances
 from envs.cairo.data import (
@@ -390,10 +391,9 @@ class CairoScriptedAgent:
     def _values(self, game: Game, state: CairoState, player: int | np.ndarray
                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Rows where ``player`` is to act, their (n, A) legal masks and action values."""
-        idx = np.flatnonzero(~state.done & (state.current_player == np.asarray(player)))
+        idx, mask = acting_rows(game, state, player)
         if not idx.size:
-            return idx, np.zeros((0, game.num_actions), dtype=bool), np.zeros((0, game.num_actions))
-        mask = np.asarray(game.legal_action_mask(state))[idx]
+            return idx, mask, np.zeros(mask.shape)
         view = _View(game, state, idx)
         scores = np.where(mask, 0.0, NEG)
         phase = state.phase[idx]

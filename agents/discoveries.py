@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from agents.base import acting_rows
 from envs.core.game import Game
 from envs.core.sampling import sample_actions
 from envs.discoveries.data import (
@@ -166,10 +167,9 @@ class DiscoveriesScriptedAgent:
         ``NEG`` for illegal actions and rows where ``player`` is not to act (no tie noise,
         so the values depend on what the seat may observe alone)."""
         values = np.full((state.batch_size, game.num_actions), NEG)
-        idx = np.flatnonzero(~state.done & (state.current_player == np.asarray(player)))
+        idx, mask = acting_rows(game, state, player)
         if not idx.size:
             return values
-        mask = np.asarray(game.legal_action_mask(state))[idx]
         view = _View(self, state, idx)
         phase = state.phase[idx]
         scores = np.zeros(mask.shape)

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from agents.base import acting_rows
 from envs.core.game import Game
 from envs.junk import data
 from envs.junk.data import (
@@ -176,10 +177,9 @@ class JunkScriptedAgent:
 
     def _values(self, game: Game, state: JunkState, player: int | np.ndarray
                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        idx = np.flatnonzero(~state.done & (state.current_player == np.asarray(player)))
+        idx, mask = acting_rows(game, state, player)
         if not idx.size:
-            return idx, np.zeros((0, game.num_actions), dtype=bool), np.zeros((0, game.num_actions))
-        mask = np.asarray(game.legal_action_mask(state))[idx]
+            return idx, mask, np.zeros(mask.shape)
         view = _View(game, state, idx)
         scores = np.zeros(mask.shape)
         phase = state.phase[idx]
