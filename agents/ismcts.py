@@ -227,7 +227,7 @@ class ISMCTSAgent:
         part = sims.take(rows)
         game.step(part, actions)
         sims.put(rows, part)
-        game.forget_rows(sims, rows)
+        game.forget_rows(sims, rows, part)
         return part.rewards.astype(np.float64)
 
     def _rollout_actions(self, game: Game, sims: BatchState) -> np.ndarray:

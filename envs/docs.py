@@ -76,7 +76,7 @@ def page(env_id: str) -> str:
         "",
         "| phase | decision | may be automatic |",
         "|---|---|---|",
-        *(f"| {phase} | {d.name} | {'yes' if d.forced is not None else 'no'} |"
+        *(f"| {phase} | {d.name} | {'yes' if d.forced is not None or d.public_mask else 'no'} |"
           for phase, d in sorted(default.decisions.items())),
         "",
         "## Actions",

@@ -61,7 +61,6 @@ VERSION                 4 (3: one-action decisions asked; 2: the one-hot pieces 
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 from collections.abc import Callable
 from typing import Any
@@ -92,9 +91,9 @@ from envs.cairo.data import (
     THREE_CARDS,
 )
 from envs.cairo.invariants import check_invariants
-from envs.cairo.state import ACTIONS, PHASE, STAGE, VERB, CairoState, Phase, action_name
+from envs.cairo.state import ACTIONS, END, PHASE, STAGE, VERB, CairoState, Phase, action_name
 from envs.core.arrays import last_axis_sums
-from envs.core.decisions import Decision, rows_by_phase
+from envs.core.decisions import Decision
 from envs.core.game import Game
 from envs.core.rng import choice, integers, make_rng, permutation, random_bits
 
@@ -125,22 +124,6 @@ def _turn_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 _TURN_VERB, _TURN_COLOUR, _TURN_PHASE = _turn_tables()
-
-
-@dataclasses.dataclass
-class _StepEnd:
-    """What a step's effects leave for the end of the step (step-local: ``_apply`` makes one
-    and hands it to every effect): the rows whose turn is over, the rows that placed a setup
-    or neutral stall and go on to their next placement, and the rows whose tiles, entrances
-    or customers the step changed (a build, a lure)."""
-
-    turns: list[np.ndarray] = dataclasses.field(default_factory=list)
-    placements: list[np.ndarray] = dataclasses.field(default_factory=list)
-    boards: list[np.ndarray] = dataclasses.field(default_factory=list)
-
-
-def _joined(parts: list[np.ndarray]) -> np.ndarray:
-    return np.concatenate(parts) if parts else np.zeros(0, dtype=np.intp)
 
 
 class CairoGame(Game[CairoState]):
@@ -184,18 +167,17 @@ class CairoGame(Game[CairoState]):
             (PHASE.DRAW_SOURCE, self._legal_draw_source, self._apply_draw_source),
             (PHASE.DISCARD, self._legal_cards_in_hand, self._apply_discard),
         )
-        # Each decision's effect; ``apply`` in the Decision table runs it and the end of the
-        # step for its rows alone, ``_apply`` runs every phase's and then one end of step.
-        self._effects = {phase: effect for phase, _, effect in table}
         # Every decision whose single legal action public information shows is applied
         # without being asked (VERSION 4, ``_forced``); D6 only with the hand known to all.
         self._masks = {phase: legal for phase, legal, _ in table}  # each takes ``holdings``
         forced = {phase: functools.partial(self._forced, legal) for phase, legal, _ in table}
         forced[PHASE.TURN] = self._forced_turn
         forced[PHASE.CARD_MODE] = self._forced_card_mode
-        self.decisions = {phase: Decision(Phase(phase).name, legal,
-                                          functools.partial(self._apply_one, effect),
-                                          forced[phase])
+        # These masks read no cards or money: public, so their single actions are forced.
+        for phase in (PHASE.PLACE_COLOUR, PHASE.LURE_TARGET, PHASE.DRAW_SOURCE):
+            forced[phase] = None
+        self.decisions = {phase: Decision(Phase(phase).name, legal, effect, forced[phase],
+                                          public_mask=forced[phase] is None)
                           for phase, legal, effect in table}
         # A chain of forced decisions runs through at most the rest of the setup's
         # placements, then the rest of one turn, and then either the next MAIN turn's
@@ -334,9 +316,8 @@ class CairoGame(Game[CairoState]):
 
     def _legal_stall_dir(self, state: CairoState, idx: np.ndarray,
                          holdings: cards.Holdings | None = None) -> np.ndarray:
-        target = state.target[idx]
-        options = legality.stall_options(state, idx, target, holdings)
-        return ACTIONS.block_mask(ACTIONS.DIR, options[np.arange(idx.size), target])
+        options = legality.stall_options(state, idx, state.target[idx], holdings)
+        return ACTIONS.block_mask(ACTIONS.DIR, options)
 
     def _legal_turn(self, state: CairoState, idx: np.ndarray,
                     holdings: cards.Holdings | None = None) -> np.ndarray:
@@ -405,59 +386,45 @@ class CairoGame(Game[CairoState]):
         return out
 
     # ---------------------------------------------------------------- steps by phase
-    def _apply(self, state: CairoState, rows: np.ndarray, actions: np.ndarray) -> None:
-        """Every decision's effect on its rows, then one end of the step for all of them: a
-        turn end, or the check of the next placements, costs about as much for a few rows
-        as for hundreds."""
-        end = _StepEnd()
-        for phase, sel in rows_by_phase(state.phase, rows):
-            self._effects[phase](state, rows[sel], actions[sel], end)
-        self._end_step(state, end)
-
-    def _apply_one(self, effect: Callable[..., None], state: CairoState, rows: np.ndarray,
-                   actions: np.ndarray) -> None:
-        """The ``apply`` of a decision (``functools.partial`` of its ``effect``): the effect,
-        then the end of the step for its rows."""
-        end = _StepEnd()
-        effect(state, rows, actions, end)
-        self._end_step(state, end)
-
-    def _end_step(self, state: CairoState, end: _StepEnd) -> None:
-        """End the turns that are over and set up the next placements, then analyse every
-        changed board in one pass (``legality.board_analysis``, which the check of the
-        placements and the next masks read), then skip the impossible placements."""
-        placed = _joined(end.placements)
-        self._end_turns(state, _joined(end.turns))
-        placing = self._set_up_placements(state, placed)
-        changed = np.concatenate([_joined(end.boards), placed])
+    def _end_step(self, state: CairoState, rows: np.ndarray) -> None:
+        """After the effects of a step (or of a round of automatic decisions) on ``rows``:
+        end the turns that are over (``END.TURN_OVER``, ``END.BUILT``) and set up the next
+        placements (``END.PLACED``), then analyse every changed board in one pass
+        (``legality.board_analysis``, which the check of the placements and the next masks
+        read: a turn end costs about as much for a few rows as for hundreds), then skip the
+        impossible placements."""
+        ending = rows[state.phase[rows] >= END.TURN_OVER]
+        if not ending.size:
+            return  # most sub-steps of a turn (a card, a coin, a first draw) end nothing
+        phase = state.phase[ending]
+        placed = ending[phase == END.PLACED]
+        changed = ending[phase != END.TURN_OVER]
+        self._end_turns(state, ending[phase != END.PLACED])
+        placing = self._set_up_placements(state, placed) if placed.size else placed
         changed = changed[~state.done[changed]]
         if changed.size:
             legality.board_analysis(state, changed)
         self._skip_impossible_placements(state, placing)
 
-    def _apply_place_colour(self, state: CairoState, idx: np.ndarray, action: np.ndarray,
-                            end: _StepEnd) -> None:
+    def _apply_place_colour(self, state: CairoState, idx: np.ndarray, action: np.ndarray) -> None:
         state.colour[idx] = action - ACTIONS.NEW.start
         state.phase[idx] = PHASE.STALL_CELL
 
-    def _apply_stall_cell(self, state: CairoState, idx: np.ndarray, action: np.ndarray,
-                          end: _StepEnd) -> None:
+    def _apply_stall_cell(self, state: CairoState, idx: np.ndarray, action: np.ndarray) -> None:
         state.target[idx] = action - ACTIONS.CELL.start
         state.phase[idx] = PHASE.STALL_DIR
 
-    def _apply_stall_dir(self, state: CairoState, idx: np.ndarray, action: np.ndarray,
-                         end: _StepEnd) -> None:
+    def _apply_stall_dir(self, state: CairoState, idx: np.ndarray, action: np.ndarray) -> None:
         state.target_entrance[idx] = NEIGHBOURS[state.target[idx], action - ACTIONS.DIR.start]
         placing = state.verb[idx] == VERB.PLACE
         place = idx[placing]
         owner = np.where(state.stage[place] == STAGE.NEUTRAL, NEUTRAL, state.current_player[place])
         self._place_stall(state, place, owner)
         state.placements[place] += 1
-        end.placements.append(place)
+        state.phase[place] = END.PLACED
         state.phase[idx[~placing]] = PHASE.CARD_MODE
 
-    def _apply_turn(self, state: CairoState, idx: np.ndarray, action: np.ndarray,
-                    end: _StepEnd) -> None:
+    def _apply_turn(self, state: CairoState, idx: np.ndarray, action: np.ndarray) -> None:
         state.verb[idx] = _TURN_VERB[action]
         state.colour[idx] = _TURN_COLOUR[action]
         state.phase[idx] = _TURN_PHASE[action]
@@ -465,15 +432,13 @@ class CairoGame(Game[CairoState]):
         state.draws_left[draw] = DRAWS_PER_ACTION
         passing = idx[action == ACTIONS.PASS.start]
         state.dropped[passing, state.current_player[passing]] = True
-        end.turns.append(passing)
+        state.phase[passing] = END.TURN_OVER
 
-    def _apply_expand_cell(self, state: CairoState, idx: np.ndarray, action: np.ndarray,
-                           end: _StepEnd) -> None:
+    def _apply_expand_cell(self, state: CairoState, idx: np.ndarray, action: np.ndarray) -> None:
         state.target[idx] = action - ACTIONS.CELL.start
         state.phase[idx] = PHASE.CARD_MODE
 
-    def _apply_card_mode(self, state: CairoState, idx: np.ndarray, action: np.ndarray,
-                         end: _StepEnd) -> None:
+    def _apply_card_mode(self, state: CairoState, idx: np.ndarray, action: np.ndarray) -> None:
         three = action == ACTIONS.THREE.start
         state.picks_left[idx[three]] = THREE_CARDS
         state.phase[idx[three]] = PHASE.THREE_PICK
@@ -483,30 +448,26 @@ class CairoGame(Game[CairoState]):
         joker = card >= NUM_STANDARD_TYPES
         fee_rows = single[joker]
         state.phase[fee_rows] = PHASE.FEE_COLOUR
-        self._finish_build(state, single[~joker], end)
+        self._finish_build(state, single[~joker])
         if self.options["auto_pay"]:
             money = state.money[fee_rows, state.current_player[fee_rows]]
             richest = np.argmax(np.where(legality.fee_colours(state, fee_rows), money, -1),
                                 axis=1)
-            self._pay_fee(state, fee_rows, richest, end)
+            self._pay_fee(state, fee_rows, richest)
 
-    def _apply_three_pick(self, state: CairoState, idx: np.ndarray, action: np.ndarray,
-                          end: _StepEnd) -> None:
+    def _apply_three_pick(self, state: CairoState, idx: np.ndarray, action: np.ndarray) -> None:
         self._play_card(state, idx, action - ACTIONS.CARD.start)
         state.picks_left[idx] -= 1
-        self._finish_build(state, idx[state.picks_left[idx] == 0], end)
+        self._finish_build(state, idx[state.picks_left[idx] == 0])
 
-    def _apply_fee_colour(self, state: CairoState, idx: np.ndarray, action: np.ndarray,
-                          end: _StepEnd) -> None:
-        self._pay_fee(state, idx, action - ACTIONS.COLOUR.start, end)
+    def _apply_fee_colour(self, state: CairoState, idx: np.ndarray, action: np.ndarray) -> None:
+        self._pay_fee(state, idx, action - ACTIONS.COLOUR.start)
 
-    def _pay_fee(self, state: CairoState, idx: np.ndarray, colour: np.ndarray,
-                 end: _StepEnd) -> None:
+    def _pay_fee(self, state: CairoState, idx: np.ndarray, colour: np.ndarray) -> None:
         state.money[idx, state.current_player[idx], colour] -= 1
-        self._finish_build(state, idx, end)
+        self._finish_build(state, idx)
 
-    def _apply_payment(self, state: CairoState, idx: np.ndarray, action: np.ndarray,
-                       end: _StepEnd) -> None:
+    def _apply_payment(self, state: CairoState, idx: np.ndarray, action: np.ndarray) -> None:
         paid = action - ACTIONS.COLOUR.start
         seat = state.current_player[idx]
         state.money[idx, seat, paid] -= 1
@@ -514,11 +475,9 @@ class CairoGame(Game[CairoState]):
         completes = own | state.pay_half[idx]
         state.pay_units[idx[completes]] -= 1
         state.pay_half[idx] = ~completes
-        self._resolve_expansion(state, idx[(state.pay_units[idx] == 0) & ~state.pay_half[idx]],
-                                end)
+        self._resolve_expansion(state, idx[(state.pay_units[idx] == 0) & ~state.pay_half[idx]])
 
-    def _apply_lure_target(self, state: CairoState, idx: np.ndarray, action: np.ndarray,
-                           end: _StepEnd) -> None:
+    def _apply_lure_target(self, state: CairoState, idx: np.ndarray, action: np.ndarray) -> None:
         cells, _, cost = legality.lure_targets(state, idx)
         target = action - ACTIONS.CELL.start
         rows = np.arange(idx.size)
@@ -530,11 +489,9 @@ class CairoGame(Game[CairoState]):
         state.customer[idx, off_board] = target  # the swap of §5.7 effect 3
         state.customer[idx, colour] = _NONE
         scoring.pay_lure(state, idx, seat, colour, slot)
-        end.turns.append(idx)
-        end.boards.append(idx)
+        state.phase[idx] = END.BUILT
 
-    def _apply_draw_source(self, state: CairoState, idx: np.ndarray, action: np.ndarray,
-                           end: _StepEnd) -> None:
+    def _apply_draw_source(self, state: CairoState, idx: np.ndarray, action: np.ndarray) -> None:
         seat = state.current_player[idx]
         slot = action - ACTIONS.DISPLAY.start
         shown = slot < DISPLAY_SLOTS
@@ -550,20 +507,18 @@ class CairoGame(Game[CairoState]):
         state.barkers[idx[barker], seat[barker]] += 1
         state.draws_left[idx] -= 1
         more = (state.draws_left[idx] > 0) & legality.draw_sources(state, idx).any(axis=1)
-        self._after_draws(state, idx[~more], end)
+        self._after_draws(state, idx[~more])
 
     @staticmethod
-    def _after_draws(state: CairoState, idx: np.ndarray, end: _StepEnd) -> None:
+    def _after_draws(state: CairoState, idx: np.ndarray) -> None:
         """Hand limit (§5.8.2): discard while more than 4 stall cards, else end the turn."""
         seat = state.current_player[idx]
         over = last_axis_sums(state.hand[idx, seat]) > HAND_LIMIT
-        state.phase[idx[over]] = PHASE.DISCARD
-        end.turns.append(idx[~over])
+        state.phase[idx] = np.where(over, PHASE.DISCARD, END.TURN_OVER)
 
-    def _apply_discard(self, state: CairoState, idx: np.ndarray, action: np.ndarray,
-                       end: _StepEnd) -> None:
+    def _apply_discard(self, state: CairoState, idx: np.ndarray, action: np.ndarray) -> None:
         self._play_card(state, idx, action - ACTIONS.CARD.start)
-        self._after_draws(state, idx, end)
+        self._after_draws(state, idx)
 
     # ---------------------------------------------------------------- builds (§5.3–§5.6)
     def _play_card(self, state: CairoState, idx: np.ndarray, card: np.ndarray) -> None:
@@ -575,7 +530,7 @@ class CairoGame(Game[CairoState]):
         state.known[idx, seat, card] = np.maximum(state.known[idx, seat, card] - 1, 0)
         state.discard[idx, card] += 1
 
-    def _finish_build(self, state: CairoState, idx: np.ndarray, end: _StepEnd) -> None:
+    def _finish_build(self, state: CairoState, idx: np.ndarray) -> None:
         """Cards (and fee) are paid: place or move the stall, or settle the expansion cost."""
         if not idx.size:
             return
@@ -588,9 +543,8 @@ class CairoGame(Game[CairoState]):
         state.entrance[moving, state.entrance_cell[moving, seat, colour]] = _NONE
         stalls = idx[verb != VERB.EXPAND]
         self._place_stall(state, stalls, state.current_player[stalls])
-        end.turns.append(stalls)
-        end.boards.append(stalls)
-        self._start_payment(state, idx[verb == VERB.EXPAND], end)
+        state.phase[stalls] = END.BUILT
+        self._start_payment(state, idx[verb == VERB.EXPAND])
 
     def _place_stall(self, state: CairoState, idx: np.ndarray, owner: np.ndarray) -> None:
         """Put the pending stall (colour, target, target_entrance) on the board for ``owner``."""
@@ -604,7 +558,7 @@ class CairoGame(Game[CairoState]):
         state.entrance_cell[idx, owner, colour] = state.target_entrance[idx]
         state.group_size[idx, owner, colour] = 1
 
-    def _start_payment(self, state: CairoState, idx: np.ndarray, end: _StepEnd) -> None:
+    def _start_payment(self, state: CairoState, idx: np.ndarray) -> None:
         """§5.4 payment: pay in full when rich enough in the colour, else start D9."""
         if not idx.size:  # nothing selected, as at B = 1 for most of the sub-steps
             return
@@ -615,11 +569,11 @@ class CairoGame(Game[CairoState]):
         if self.options["auto_pay"]:
             state.money[idx, seat, colour] -= np.minimum(cost, held)
             self._pay_substitutes(state, idx, 2 * (cost - np.minimum(cost, held)))
-            self._resolve_expansion(state, idx, end)
+            self._resolve_expansion(state, idx)
             return
         rich = held >= cost
         state.money[idx, seat, colour] -= np.where(rich, cost, 1).astype(np.int16)
-        self._resolve_expansion(state, idx[rich], end)
+        self._resolve_expansion(state, idx[rich])
         short = idx[~rich]
         state.pay_units[short] = cost[~rich] - 1
         state.pay_half[short] = False
@@ -639,7 +593,7 @@ class CairoGame(Game[CairoState]):
             coins = coins - paying
 
     @staticmethod
-    def _resolve_expansion(state: CairoState, idx: np.ndarray, end: _StepEnd) -> None:
+    def _resolve_expansion(state: CairoState, idx: np.ndarray) -> None:
         """Place the paid expansion, score it and its medals (§5.4 effects, §5.5)."""
         seat = state.current_player[idx]
         colour = state.colour[idx].astype(np.intp)
@@ -647,8 +601,7 @@ class CairoGame(Game[CairoState]):
         state.group_size[idx, seat, colour] += 1
         state.supply[idx, colour] -= 1
         scoring.award_expansion(state, idx, seat.astype(np.intp), colour)
-        end.turns.append(idx)
-        end.boards.append(idx)
+        state.phase[idx] = END.BUILT
 
     # ---------------------------------------------------------------- turns and chance
     def _start_turn(self, state: CairoState, idx: np.ndarray) -> None:

@@ -92,7 +92,6 @@ def board_analysis(state: CairoState, rows: np.ndarray, *fields: str) -> tuple[n
     entrances) and the main stalls stay as they are.
     """
     customers = customer_cells(state, rows)
-    key = _board_key(state, rows, customers)
 
     def analyse(miss: np.ndarray) -> tuple[np.ndarray, ...]:
         miss_rows = rows[miss]
@@ -109,7 +108,8 @@ def board_analysis(state: CairoState, rows: np.ndarray, *fields: str) -> tuple[n
         return (dirs, setup_colours, colour_sections(open_colours * stall_cells.view(np.uint8)),
                 codes, colour_sections(codes))
 
-    return memo.rows(state, "cairo_board_analysis", rows, key, analyse,
+    return memo.rows(state, "cairo_board_analysis", rows, _board_key(state, rows, customers),
+                     analyse,
                      tuple(_ANALYSIS.index(field) for field in fields))
 
 
@@ -123,8 +123,11 @@ def move_analysis(state: CairoState, rows: np.ndarray, move_requires_blocked: bo
     Kept per row, as ``board_analysis`` is, while the board and the entrances stay as they
     are (a blocked stall stays blocked for turns).
     """
+    # A lifted stall's entrance stops being a target unless a customer stands on it: the
+    # key holds the customers' cells and the entrances apart, not only their union.
     customers = customer_cells(state, rows)
-    key = _board_key(state, rows, customers, state.entrance_cell[rows])
+    key = _board_key(state, rows, customers, np.packbits(customers, axis=1),
+                     state.entrance_cell[rows])
     players = state.hand.shape[1]
 
     def analyse(miss: np.ndarray) -> tuple[np.ndarray]:
@@ -161,8 +164,9 @@ def place_colour_mask(state: CairoState, rows: np.ndarray) -> np.ndarray:
 
 def stall_options(state: CairoState, rows: np.ndarray, cells: np.ndarray | None = None,
                   holdings: cards.Holdings | None = None) -> np.ndarray:
-    """(R, 182, 4) bool: D2 and D3, the legal (cell, direction) of the pending stall; only at
-    ``cells`` (R,) when given (D3 asks about the chosen cell alone).
+    """(R, 182, 4) bool: D2 and D3, the legal (cell, direction) of the pending stall; with
+    ``cells`` (R,) given, (R, 4) bool: the directions at those cells alone (D3 asks about
+    the chosen cell).
 
     The pending verb says which rules apply: PLACE (setup or neutral: no cards, at most two
     stalls a section), NEW (cards pay for the section) or MOVE (cards, the stall lifted
@@ -172,27 +176,41 @@ def stall_options(state: CairoState, rows: np.ndarray, cells: np.ndarray | None 
     colour = state.colour[rows].astype(np.intp)
     verb = state.verb[rows]
     cover = cards.sections_of(cards.stall_cover(hand, money))
+    move = verb == VERB.MOVE
+    if not move.any():
+        return _placement_options(state, rows, colour, verb, cover, cells)
+    out = np.zeros((rows.size, NUM_CELLS, 4) if cells is None else (rows.size, 4), dtype=bool)
+    moving = np.flatnonzero(move)
     limit = None
     if cells is not None:
-        limit = np.zeros((rows.size, NUM_CELLS), dtype=bool)
-        limit[np.arange(rows.size), cells] = True
-    out = np.zeros((rows.size, NUM_CELLS, 4), dtype=bool)
-    move = verb == VERB.MOVE
-    if move.any():
-        out[move] = stalls.move_destinations(state, rows[move], seat[move], colour[move],
-                                             cover[move], None if limit is None else limit[move])
-    rest = ~move
-    if rest.any():
-        stall_cell = state.stall_cell[rows[rest]]
-        placing = (verb[rest] == VERB.PLACE)[:, None]
-        sections_ok = np.where(placing, stalls.setup_sections(stall_cell), cover[rest])
-        candidates = has_colour(stalls.open_colours(stall_cell), colour[rest])
-        candidates &= sections_ok[:, SECTION]
-        if limit is not None:
-            candidates &= limit[rest]
-        (dirs,) = board_analysis(state, rows[rest], "dirs")
-        out[rest] = dirs & candidates[:, :, None]
+        limit = np.zeros((moving.size, NUM_CELLS), dtype=bool)
+        limit[np.arange(moving.size), cells[moving]] = True
+    found = stalls.move_destinations(state, rows[moving], seat[moving], colour[moving],
+                                     cover[moving], limit)
+    out[moving] = found if cells is None else found[np.arange(moving.size), cells[moving]]
+    rest = np.flatnonzero(~move)
+    if rest.size:
+        out[rest] = _placement_options(state, rows[rest], colour[rest], verb[rest], cover[rest],
+                                       None if cells is None else cells[rest])
     return out
+
+
+def _placement_options(state: CairoState, rows: np.ndarray, colour: np.ndarray,
+                       verb: np.ndarray, cover: np.ndarray, cells: np.ndarray | None
+                       ) -> np.ndarray:
+    """``stall_options`` of rows whose pending stall is placed or new (not moved): the
+    board's directions (``board_analysis``) at the cells open to the colour in the sections
+    allowed (the setup limit, or the ones the cards pay for, ``cover`` (R, 9))."""
+    stall_cell = state.stall_cell[rows]
+    placing = (verb == VERB.PLACE)[:, None]
+    sections_ok = np.where(placing, stalls.setup_sections(stall_cell), cover)
+    candidates = has_colour(stalls.open_colours(stall_cell), colour)
+    candidates &= sections_ok[:, SECTION]
+    (dirs,) = board_analysis(state, rows, "dirs")
+    if cells is None:
+        return dirs & candidates[:, :, None]
+    at = np.arange(rows.size), cells
+    return dirs[at] & candidates[at][:, None]
 
 
 # ---------------------------------------------------------------- builds

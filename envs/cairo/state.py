@@ -66,13 +66,23 @@ class Verb(IntEnum):
     DRAW = 6
 
 
+class StepEnd(IntEnum):
+    """What a decision's effect leaves for the end of its step (``CairoGame._end_step``),
+    written as the row's phase: values past every ``Phase``, resolved before the step
+    returns, so that no mask, observation or render ever meets one."""
+
+    TURN_OVER = 13  # the turn is over: a pass, or the draws done
+    BUILT = 14  # the turn is over and the board changed: a build or a lure
+    PLACED = 15  # a setup or neutral stall is placed: the next placement follows
+
+
 def _plain(enum: type[IntEnum]) -> SimpleNamespace:
     return SimpleNamespace(**{member.name: int(member) for member in enum})
 
 
 # Plain-int copies of the enums for the hot NumPy code: NumPy takes a slow path for an IntEnum
 # member (comparing an array with one costs several µs at B = 1, an int well under one).
-STAGE, PHASE, VERB = _plain(Stage), _plain(Phase), _plain(Verb)
+STAGE, PHASE, VERB, END = _plain(Stage), _plain(Phase), _plain(Verb), _plain(StepEnd)
 
 ACTIONS = ActionLayout(
     [

@@ -32,6 +32,9 @@ class Decision:
     legal: LegalFn
     apply: ApplyFn
     forced: ForcedFn | None = None  # None: never applied automatically
+    # True: ``legal`` reads public data alone, so a single legal action is forced (and
+    # ``forced`` is not asked).
+    public_mask: bool = False
 
 
 @dataclasses.dataclass(frozen=True)

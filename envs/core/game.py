@@ -24,14 +24,19 @@ What a game supplies (``tests/toy_game.py`` is a complete small example):
   shows hidden information to a seat (chance drawn, a card or tile turned, a pile searched);
 * ``_init(seeds)``, ``observe``, ``scores`` (and ``ranking_keys`` for tie-breaks),
   ``render(state, index, seat=None)``, ``action_name``, ``decision_name``;
-* for the shared tests and search agents: ``resample_hidden`` and ``check_invariants``.
+* for the shared tests and search agents: ``resample_hidden`` and ``check_invariants``;
+* optionally ``_end_step(state, rows)``: work its effects leave for the end of a step,
+  done once for all the step's rows (cairo ends its turns there).
 
 Forced decisions (design.md): after the asked actions, ``step`` applies, round after round,
 every row's decision whose ``forced`` predicate holds (its single legal action), until no row
-has one; ``init`` does the same for the first decisions. ``step_record`` lists them.
+has one; ``init`` does the same for the first decisions. ``step_record`` lists them. Each
+round computes the rows' legal masks first: only a decision with a single legal action can
+be forced, so the predicate is asked about those rows alone.
 
-Caching: the legal mask is kept on the state until the next ``step`` (``invalidate`` drops it
-after a state is edited by hand, ``forget_rows`` after rows are replaced). Derived data a
+Caching: the masks of the decisions a step leaves to be asked are kept on the state until
+the next ``step`` (``invalidate`` drops them after a state is edited by hand;
+``forget_rows`` after rows are replaced takes the new rows' masks from their source). Derived data a
 game reuses across decisions goes through ``envs.core.memo`` (opt-in, checked row by row);
 nothing else is kept, and the rules object keeps nothing at all.
 """
@@ -90,6 +95,10 @@ class Game(abc.ABC, Generic[S]):
     # True when seats hold information others cannot see; the leak test then demands that
     # resample_hidden actually changes some states.
     HAS_HIDDEN_INFO: ClassVar[bool] = False
+    # Ask every forced predicate about every row, not only about the rows whose mask has a
+    # single action, and raise where one claims a decision with more (a bug of the
+    # predicate): the test suite and the soak set it.
+    check_forced: ClassVar[bool] = False
 
     num_actions: int
     observation_shape: tuple[int, ...]
@@ -203,10 +212,20 @@ class Game(abc.ABC, Generic[S]):
         """Forget the cached mask of ``state`` after editing its arrays by hand (or ``put``)."""
         state.__dict__.pop(_MASK_CACHE, None)
 
-    def forget_rows(self, state: S, rows: np.ndarray) -> None:
-        """Forget what is cached about ``rows`` after ``state.put`` replaced them: the mask
+    def forget_rows(self, state: S, rows: np.ndarray, source: S | None = None) -> None:
+        """Forget what is cached about ``rows`` after ``state.put(rows, source)`` replaced
+        them: their masks become ``source``'s when both states know theirs (a state made by
+        ``init``, ``step`` or ``take`` does), else the whole cached mask is dropped
         (``envs.core.memo`` entries check every row themselves)."""
-        state.__dict__.pop(_MASK_CACHE, None)
+        mask = state.__dict__.get(_MASK_CACHE)
+        fresh = None if source is None else source.__dict__.get(_MASK_CACHE)
+        if mask is None or fresh is None:
+            state.__dict__.pop(_MASK_CACHE, None)
+            return
+        mask = mask.copy()  # the cached mask may have been handed out: never written to
+        mask[rows] = fresh
+        mask.flags.writeable = False
+        state.__dict__[_MASK_CACHE] = mask
 
     def step(self, state: S, actions: np.ndarray) -> S:
         """Apply one action per row, then the decisions it leaves that public information
@@ -248,49 +267,81 @@ class Game(abc.ABC, Generic[S]):
         """
         for phase, sel in rows_by_phase(state.phase, rows):
             self.decisions[phase].apply(state, rows[sel], actions[sel])
+        self._end_step(state, rows)
+
+    def _end_step(self, state: S, rows: np.ndarray) -> None:
+        """What follows the decisions' effects of a step, and of each round of automatic
+        decisions, once for all their ``rows`` (R,) together: a game whose effects leave
+        shared work (cairo: the ends of the turns, the next setup placements, the analysis
+        of the changed boards) does it here, where a few rows cost about as much as many.
+        Nothing by default."""
 
     def _apply_forced(self, state: S, rows: np.ndarray) -> None:
-        """Apply the forced decisions of ``rows``, round after round, until none is left.
+        """Apply the forced decisions of ``rows`` (every live row), round after round, until
+        none is left, and keep the legal masks of the decisions then asked.
 
-        Each round asks every live row's decision whether public information forces it, and
-        applies the single legal action of those that are; a row leaves the loop at its
-        first decision that must be asked, or when its game ends.
+        Each round computes the legal mask of every row's decision; where it has a single
+        action, the decision's public predicate says whether public information forces it
+        (a decision with more legal actions has more in public too, so its predicate need
+        not run), and the single actions of the forced rows are applied. A row leaves the
+        loop at its first decision that must be asked, whose mask becomes the cached one
+        (``legal_action_mask``), or when its game ends.
         """
         automatic = []
+        mask = np.zeros((state.batch_size, self.num_actions), dtype=bool)
         for _ in range(self.max_chain + 1):
             rows = rows[~state.done[rows]]
             forced_rows = []
             for phase, sel in rows_by_phase(state.phase, rows) if rows.size else ():
-                test = self.decisions[phase].forced
-                if test is not None:
-                    idx = rows[sel]
-                    forced_rows.append(idx[test(state, idx)])
+                idx = rows[sel]
+                legal = self.decisions[phase].legal(state, idx)
+                mask[idx] = legal
+                forced = self._forced_rows(state, phase, idx, legal)
+                if forced.any():
+                    forced_rows.append(idx[forced])
             rows = np.concatenate(forced_rows) if forced_rows else rows[:0]
             if not rows.size:
                 break
             rows.sort()
-            actions = np.zeros(rows.size, dtype=np.int64)
-            phases = state.phase[rows].copy()
-            for phase, sel in rows_by_phase(state.phase, rows):
-                legal = self.decisions[phase].legal(state, rows[sel])
-                counts = legal.sum(axis=1)
-                if (counts != 1).any():
-                    bad = int(np.argmax(counts != 1))
-                    row = int(rows[sel][bad])
-                    raise RuntimeError(
-                        f"{self.ENV_ID}: row {row}: decision {self.decision_name(state, row)!r} "
-                        f"is forced but has {int(counts[bad])} legal actions (a bug of the "
-                        "game's forced predicate)")
-                actions[sel] = np.argmax(legal, axis=1)
-            automatic.append(AutoDecision(rows, state.current_player[rows].copy(), phases,
-                                          actions))
-            state.__dict__.pop(_MASK_CACHE, None)
+            actions = np.argmax(mask[rows], axis=1)
+            mask[rows] = False  # a row that ends here keeps an empty mask
+            automatic.append(AutoDecision(rows, state.current_player[rows].copy(),
+                                          state.phase[rows].copy(), actions))
             self._apply(state, rows, actions)
         else:
             raise RuntimeError(f"{self.ENV_ID}: more than max_chain={self.max_chain} automatic "
                                "decisions in one step")
         if automatic:
             state.__dict__[_AUTOMATIC] = (*state.__dict__.get(_AUTOMATIC, ()), *automatic)
+        mask.flags.writeable = False
+        state.__dict__[_MASK_CACHE] = mask
+
+    def _forced_rows(self, state: S, phase: int, rows: np.ndarray, legal: np.ndarray
+                     ) -> np.ndarray:
+        """(R,) bool: the rows of ``phase`` whose decision public information forces, from
+        their legal masks ``legal`` (R, A): the predicate asked about the single-action rows
+        (all of them under ``check_forced``, which then checks its answers)."""
+        decision = self.decisions[phase]
+        test = decision.forced
+        single = legal.sum(axis=1) == 1
+        if decision.public_mask:
+            return single
+        if test is None or not (single.any() or self.check_forced):
+            return np.zeros(rows.size, dtype=bool)
+        if not self.check_forced:
+            forced = single.copy()
+            forced[single] = test(state, rows[single])
+            return forced
+        forced = np.asarray(test(state, rows), dtype=bool)
+        wrong = forced & ~single
+        if wrong.any():
+            bad = int(np.argmax(wrong))
+            row = int(rows[bad])
+            raise RuntimeError(
+                f"{self.ENV_ID}: row {row}: decision {self.decision_name(state, row)!r} is "
+                f"forced but has {int(legal[bad].sum())} legal actions (a bug of the game's "
+                "forced predicate)")
+        return forced
 
     def _raise_illegal(self, state: S, actions: np.ndarray, row: int, mask: np.ndarray) -> None:
         """Raise the ``IllegalActionError`` of row ``row``'s action."""

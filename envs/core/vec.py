@@ -94,16 +94,17 @@ class RowGames:
         """
         if self.num_rows < 2 * NEXT_GAMES_REFILL:
             self.episodes[rows] += 1
-            state.put(rows, self.game.init_rows(self.seeds(rows)))
+            games = self.game.init_rows(self.seeds(rows))
         else:
             if not self._next_ready[rows].all():
                 self._refill()
-            state.put(rows, self._next.take(rows))
+            games = self.game.take(self._next, rows)
             self._next_ready[rows] = False
             self.episodes[rows] += 1
             if np.count_nonzero(~self._next_ready) >= NEXT_GAMES_REFILL:
                 self._refill()
-        self.game.forget_rows(state, rows)
+        state.put(rows, games)
+        self.game.forget_rows(state, rows, games)
 
     def _refill(self) -> None:
         """Make the next game of every row whose one is used up (or not made yet)."""
@@ -113,6 +114,7 @@ class RowGames:
             self._next = games
         else:
             self._next.put(rows, games)
+            self.game.forget_rows(self._next, rows, games)
         self._next_ready[rows] = True
 
 

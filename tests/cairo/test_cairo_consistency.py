@@ -9,7 +9,7 @@ import pytest
 from envs.cairo import CairoGame, cards, stalls
 from envs.cairo.board import Board, customer_cells
 from envs.cairo.data import COLOUR_AREA, SECTION
-from envs.cairo.state import Phase
+from envs.cairo.state import Phase, Stage
 
 
 @pytest.mark.parametrize("players", [2, 4])
@@ -137,10 +137,10 @@ def test_move_destinations_are_the_board_with_the_stall_lifted():
     assert checked > 100 and 0 < moving < checked
 
 
-def test_each_decisions_apply_equals_the_steps_one_pass():
-    """A step applies every phase's effect and then one end of the step for all rows; each
-    Decision's own ``apply`` (its effect and the end of the step for its rows) gives the same
-    state, phase by phase."""
+def test_ending_each_phases_rows_apart_equals_the_steps_one_pass():
+    """A step applies every phase's effect and then one end of the step for all rows; the
+    effect and the end of the step of each phase's rows apart, phase by phase, give the same
+    state (the end of a step is row by row)."""
     from envs.core.decisions import rows_by_phase
 
     game = CairoGame(2)
@@ -153,6 +153,40 @@ def test_each_decisions_apply_equals_the_steps_one_pass():
         by_decision = state.copy()
         for phase, sel in rows_by_phase(state.phase, live):
             game.decisions[phase].apply(by_decision, live[sel], actions[live[sel]])
+            game._end_step(by_decision, live[sel])
         game._apply(state, live, actions[live])
         assert by_decision.equals(state)
         game.invalidate(state)
+
+
+def test_kept_move_analysis_tells_apart_customers_on_different_entrances():
+    """A customer lured onto a stall's entrance leaves the set of target cells (customers
+    and entrances) as it was, but not the board of a move: lift that stall and its entrance
+    is still a target only while the customer stands there. The kept move analysis must
+    miss when a customer moves between entrances (it once keyed on the target set alone and
+    offered a stale MOVE). Checked on positions of random games: the customer standing on
+    one entrance, then on another, each analysis equal to a fresh one."""
+    from envs.cairo import legality
+
+    game = CairoGame(3, move_requires_blocked=False)
+    checked = 0
+    for one in _positions(game, 36, Phase.TURN):
+        entrances = np.flatnonzero(one.entrance[0] >= 0)
+        on_board = np.flatnonzero(one.customer[0] >= 0)
+        if entrances.size < 2 or not on_board.size or one.stage[0] != Stage.MAIN:
+            continue
+        colour = int(on_board[0])
+        before, after = one.copy(), one.copy()
+        before.customer[0, colour], after.customer[0, colour] = entrances[:2]
+        rows = np.zeros(1, dtype=np.intp)
+        legality.move_analysis(before, rows, False)  # kept on ``before``
+        key = before.__dict__["_row_memo"]["cairo_moves"].key[0].tobytes()
+        before.customer[:] = after.customer  # the customer moves on, as a lure moves it
+        kept = legality.move_analysis(before, rows, False)
+        fresh = legality.move_analysis(after, rows, False)
+        assert before.__dict__["_row_memo"]["cairo_moves"].key[0].tobytes() != key
+        assert all(np.array_equal(k, f) for k, f in zip(kept, fresh, strict=True))
+        checked += 1
+        if checked == 20:
+            break
+    assert checked == 20
