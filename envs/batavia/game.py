@@ -105,12 +105,13 @@ from envs.batavia.state import (
     EXCHANGE,
     GENERATION_SLOTS,
     PLAY_CARD,
+    TURN_OVER,
     BataviaState,
     Phase,
     action_name,
     route_words,
 )
-from envs.core.decisions import Decision, rows_by_phase
+from envs.core.decisions import Decision
 from envs.core.game import Game
 from envs.core.rng import make_rng, random_bits
 
@@ -157,17 +158,15 @@ class BataviaGame(Game[BataviaState]):
         self.max_chain = self.max_decisions
         self._after = np.arange(1, players)  # the other seats, clockwise from a seat
         self.decisions = {
-            Phase.AUCTION_BID: Decision("AUCTION_BID", self._legal_bid, self._apply_bid,
+            Phase.AUCTION_BID: Decision("AUCTION_BID", self._legal_bid, self._bid,
                                         self._forced_bid),
             Phase.TURN_START: Decision("TURN_START", self._legal_turn_start,
-                                       self._apply_turn_start, self._forced_turn_start),
-            Phase.PLAYING: Decision("PLAYING", self._legal_playing, self._apply_playing,
+                                       self._turn_start, self._forced_turn_start),
+            Phase.PLAYING: Decision("PLAYING", self._legal_playing, self._playing,
                                     self._forced_playing),
             Phase.EXCHANGE_CHOICE: Decision("EXCHANGE_CHOICE", self._legal_exchange,
-                                            self._apply_exchange),
+                                            self._exchange),
         }
-        self._effects = {Phase.AUCTION_BID: self._bid, Phase.TURN_START: self._turn_start,
-                         Phase.PLAYING: self._playing, Phase.EXCHANGE_CHOICE: self._exchange}
 
     # ---------------------------------------------------------------- setup (§3, §9.6)
     def _init(self, seeds: np.ndarray) -> BataviaState:
@@ -336,31 +335,10 @@ class BataviaGame(Game[BataviaState]):
                                   ACTIONS.KEEP)
 
     # ---------------------------------------------------------------- effects by decision
-    # Each ``_apply_x`` is the complete effect of a decision; ``_apply`` runs the same
-    # handlers (``_x``) for every phase of a step and then ends all their turns at once.
-    def _apply(self, state: BataviaState, rows: np.ndarray, actions: np.ndarray) -> None:
-        ended = []
-        for phase, sel in rows_by_phase(state.phase, rows):
-            done = self._effects[phase](state, rows[sel], actions[sel])
-            if done is not None and done.size:
-                ended.append(done)
-        if ended:
-            self._end_turns(state, ended[0] if len(ended) == 1 else np.concatenate(ended))
-
-    def _apply_bid(self, state: BataviaState, rows: np.ndarray, actions: np.ndarray) -> None:
-        self._bid(state, rows, actions)
-
-    def _apply_turn_start(self, state: BataviaState, rows: np.ndarray,
-                          actions: np.ndarray) -> None:
-        self._end_turns(state, self._turn_start(state, rows, actions))
-
-    def _apply_playing(self, state: BataviaState, rows: np.ndarray,
-                       actions: np.ndarray) -> None:
-        self._end_turns(state, self._playing(state, rows, actions))
-
-    def _apply_exchange(self, state: BataviaState, rows: np.ndarray,
-                        actions: np.ndarray) -> None:
-        self._end_turns(state, self._exchange(state, rows, actions))
+    # An effect that ends the seat's turn writes TURN_OVER as the row's phase; the end of the
+    # step ends all those turns at once.
+    def _end_step(self, state: BataviaState, rows: np.ndarray) -> None:
+        self._end_turns(state, rows[state.phase[rows] == TURN_OVER])
 
     # ---------------------------------------------------------------- the auction (§5.1, §5.2)
     def _bid(self, state: BataviaState, rows: np.ndarray, actions: np.ndarray) -> None:
@@ -421,47 +399,45 @@ class BataviaGame(Game[BataviaState]):
         self._start_turns(state, rows)
 
     # ---------------------------------------------------------------- a turn (§5.3-§5.6)
-    def _turn_start(self, state: BataviaState, rows: np.ndarray,
-                    actions: np.ndarray) -> np.ndarray:
-        """DRAW (the turn ends) or the first PLAY_CARD; returns the rows whose turn ended."""
+    def _turn_start(self, state: BataviaState, rows: np.ndarray, actions: np.ndarray) -> None:
+        """DRAW (the turn ends) or the first PLAY_CARD."""
         seat = state.current_player[rows]
         draw = actions == DRAW
         drawing = rows[draw]
         if drawing.size:
             draw_to_hand(state, drawing, seat[draw], DRAW_COUNT)
+            state.phase[drawing] = TURN_OVER
         if drawing.size < rows.size:
             play = ~draw
             playing = rows[play]
             hand_to_display(state, playing, seat[play], actions[play] - PLAY_CARD)
             state.phase[playing] = Phase.PLAYING
-        return drawing
 
-    def _playing(self, state: BataviaState, rows: np.ndarray,
-                 actions: np.ndarray) -> np.ndarray:
-        """PLAY_CARD, END_MOVE or END_GOAL; returns the rows whose turn ended."""
+    def _playing(self, state: BataviaState, rows: np.ndarray, actions: np.ndarray) -> None:
+        """PLAY_CARD, END_MOVE or END_GOAL (both end the turn, unless an exchange is due)."""
         seat = state.current_player[rows]
         card = actions < END_MOVE
         if card.any():
             hand_to_display(state, rows[card], seat[card], actions[card] - PLAY_CARD)
         if card.all():
-            return rows[:0]
+            return
         move = ~card & (actions < END_GOAL)
-        ended = self._move(state, rows[move], seat[move], actions[move] - END_MOVE)
+        self._move(state, rows[move], seat[move], actions[move] - END_MOVE)
         goal = actions == END_GOAL
         if goal.any():
             reached = rows[goal]
             state.pos[reached, seat[goal]] = GOAL_SPACE
             state.goal_holder[reached] = seat[goal]
             state.final[reached] = True  # the game-end trigger (§5.7)
-            ended = np.concatenate([ended, reached])
-        return ended
+            state.phase[reached] = TURN_OVER
 
     def _move(self, state: BataviaState, rows: np.ndarray, seat: np.ndarray,
-              company: np.ndarray) -> np.ndarray:
+              company: np.ndarray) -> None:
         """END_MOVE c (§5.5): to the nearest c post ahead, take it, place a crate, reveal if
-        due; returns the rows with no exchange to decide (their turn ended)."""
+        due; the turn ends unless the post is the seat's first of the company (an exchange to
+        decide)."""
         if not rows.size:
-            return rows
+            return
         word = state.remaining[rows, company]
         pos = state.pos[rows, seat].astype(np.int64)
         ahead = (word >> pos) << pos
@@ -482,11 +458,9 @@ class BataviaGame(Game[BataviaState]):
         if reveal.any():
             state.open[rows[reveal]] += REVEAL_STEP
             state.revealed[rows[reveal]] = True
-        state.phase[rows[fresh]] = Phase.EXCHANGE_CHOICE
-        return rows[~fresh]
+        state.phase[rows] = np.where(fresh, Phase.EXCHANGE_CHOICE, TURN_OVER)
 
-    def _exchange(self, state: BataviaState, rows: np.ndarray,
-                  actions: np.ndarray) -> np.ndarray:
+    def _exchange(self, state: BataviaState, rows: np.ndarray, actions: np.ndarray) -> None:
         """EXCHANGE (one tile of every company held, k(k+1)/2 gold) or KEEP; the turn ends."""
         chosen = actions == EXCHANGE
         if chosen.any():
@@ -498,7 +472,7 @@ class BataviaGame(Game[BataviaState]):
             first = np.argmax(mine.reshape(r.size, NUM_COMPANIES, NUM_GOODS), axis=2)
             k, c = np.nonzero(held)
             state.exchanged[r[k], _GOOD_OFFSET[c] + first[k, c]] = True
-        return rows
+        state.phase[rows] = TURN_OVER
 
     # ---------------------------------------------------------------- automatic steps (§4)
     def _end_turns(self, state: BataviaState, rows: np.ndarray) -> None:

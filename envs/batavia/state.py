@@ -37,6 +37,12 @@ class Phase(IntEnum):
     GAME_OVER = 4
 
 
+# What a decision's effect writes as the phase of a row whose turn it ended, for the end of
+# the step (``BataviaGame._end_step``) to end the turn: past every ``Phase``, and resolved
+# before the step returns, so that no mask, observation or render ever meets it.
+TURN_OVER = len(Phase)
+
+
 ACTIONS = ActionLayout(
     [
         ("PASS", 1, None),

@@ -569,8 +569,7 @@ class JunkGame(Game[JunkState]):
         self._seek_supply(state, rows[done | dry])
 
     # ---------------------------------------------------------------- the cap (§7, §9.3)
-    def _apply(self, state: JunkState, rows: np.ndarray, actions: np.ndarray) -> None:
-        super()._apply(state, rows, actions)
+    def _end_step(self, state: JunkState, rows: np.ndarray) -> None:
         made = state.decisions[rows] + 1
         state.decisions[rows] = made
         if made.max() >= self.max_decisions:  # never in a legal game (§9.3)
