@@ -22,7 +22,9 @@ Beside steps/s each figure gives games/s (games finished per second: automatic d
 a game's steps fewer and heavier, so steps alone mislead across games) and the minor page
 faults per step (memory the allocator maps afresh; ``envs.core.memory`` keeps it low). A
 second table splits the time of a batched step at the largest batch size between the acting
-seat's observation, the legal mask, the step itself and the restart of finished games.
+seat's observation, the legal mask, the step itself and the restart of finished games. A step
+computes the masks of the decisions it leaves to ask (the forced-decision loop reads them
+first), so the mask column is the read of that cache and the step's column holds the masks.
 """
 
 from __future__ import annotations
@@ -184,8 +186,9 @@ class Split:
 def measure_split(env_id: str, players: int, batch: int, seconds: float,
                   min_batch_steps: int = 0) -> Split:
     """Time each part of the vector env's step at ``batch``: the acting seat's observation,
-    the legal mask, ``game.step`` (validation, effects and automatic decisions) and the
-    restart of the games that ended (``init_rows`` and ``put``)."""
+    the legal mask (the step's cache), ``game.step`` (validation, effects, automatic
+    decisions and the masks of the decisions left to ask) and the restart of the games that
+    ended (``init_rows`` and ``put``)."""
     game = envs.make_game(env_id, players)
     generator = np.random.default_rng(0)
     state = game.init(batch, seed=0)
@@ -274,8 +277,10 @@ def write(results: list[Result], reference: float | None, splits: list[Split], o
               "relative to their own connect_four_v3 timing. Games/s counts games finished; "
               "page faults are the process's minor faults per batched step.\n\n")
     split = ("\n\n## Where a batched step's time goes\n\nµs per row-step at the largest "
-             "batch: the acting seat's observation, the legal mask, `game.step` (automatic "
-             "decisions included) and the restart of finished games.\n\n"
+             "batch: the acting seat's observation, the legal mask (read from what the step "
+             "left: the step computes the masks of the decisions it leaves to ask), "
+             "`game.step` (automatic decisions and those masks included) and the restart of "
+             "finished games.\n\n"
              + split_markdown(splits))
     (out / "throughput.md").write_text(header + to_markdown(results, reference) + split
                                        + "\n")

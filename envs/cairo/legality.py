@@ -115,32 +115,34 @@ def board_analysis(state: CairoState, rows: np.ndarray, *fields: str) -> tuple[n
 
 def move_analysis(state: CairoState, rows: np.ndarray, move_requires_blocked: bool
                   ) -> tuple[np.ndarray]:
-    """Per seat and colour (R, P, 6) int32: for each stall of the rows' boards that may
-    move (§5.6: unexpanded, and blocked unless ``move_requires_blocked`` waives it, R22),
-    the 9-bit set of the sections holding a destination of its move
-    (``stalls.move_sections``, whatever the cards); 0 for the others.
+    """Per colour (R, 6) int32: for each stall of the acting seat that may move (§5.6:
+    unexpanded, and blocked unless ``move_requires_blocked`` waives it, R22), the 9-bit set
+    of the sections holding a destination of its move (``stalls.move_sections``, whatever
+    the cards); 0 for the others.
 
-    Kept per row, as ``board_analysis`` is, while the board and the entrances stay as they
-    are (a blocked stall stays blocked for turns).
+    Kept per row, as ``board_analysis`` is, while the board, the entrances and the seat to
+    act stay as they are (the turn's later decisions, and the same seat's next turn when no
+    other seat has changed the board). A board changes most turns, so the analysis covers
+    the acting seat alone, not every seat as ``board_analysis`` does.
     """
+    seat = state.current_player[rows].astype(np.intp)
     # A lifted stall's entrance stops being a target unless a customer stands on it: the
     # key holds the customers' cells and the entrances apart, not only their union.
     customers = customer_cells(state, rows)
     key = _board_key(state, rows, customers, np.packbits(customers, axis=1),
-                     state.entrance_cell[rows])
-    players = state.hand.shape[1]
+                     state.entrance_cell[rows], seat.astype(np.uint8)[:, None])
 
     def analyse(miss: np.ndarray) -> tuple[np.ndarray]:
-        miss_rows = rows[miss]
-        movable = state.group_size[miss_rows, :players] == 1
+        miss_rows, miss_seat = rows[miss], seat[miss]
+        movable = state.group_size[miss_rows, miss_seat] == 1
         if move_requires_blocked:
             (expand_sections,) = board_analysis(state, miss_rows, "expand_sections")
-            movable &= expand_sections == 0
+            movable &= expand_sections[np.arange(miss.size), miss_seat] == 0
         out = np.zeros(movable.shape, dtype=np.int32)
-        pairs, seats, colours = np.nonzero(movable)
+        pairs, colours = np.nonzero(movable)
         if pairs.size:
-            out[pairs, seats, colours] = stalls.move_sections(state, miss_rows[pairs], seats,
-                                                              colours)
+            out[pairs, colours] = stalls.move_sections(state, miss_rows[pairs],
+                                                       miss_seat[pairs], colours)
         return (out,)
 
     name = "cairo_blocked_moves" if move_requires_blocked else "cairo_moves"
@@ -314,8 +316,7 @@ def turn_mask(state: CairoState, rows: np.ndarray, move_requires_blocked: bool,
     move_ok = np.zeros((num, NUM_COLOURS), dtype=bool)
     moving = np.flatnonzero(movable.any(axis=1))
     if moving.size:
-        (destinations,) = move_analysis(state, rows[moving], move_requires_blocked)
-        destinations = destinations[np.arange(moving.size), seat[moving]]  # (M, 6)
+        (destinations,) = move_analysis(state, rows[moving], move_requires_blocked)  # (M, 6)
         move_ok[moving] = movable[moving] & (destinations & cover_new[moving] != 0)
     out[:, ACTIONS.NEW.start:ACTIONS.NEW.stop] = new_ok
     out[:, ACTIONS.EXPAND.start:ACTIONS.EXPAND.stop] = expand_ok
