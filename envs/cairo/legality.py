@@ -314,7 +314,9 @@ def turn_mask(state: CairoState, rows: np.ndarray, move_requires_blocked: bool,
     if move_requires_blocked:
         movable &= expand_sections == 0
     move_ok = np.zeros((num, NUM_COLOURS), dtype=bool)
-    moving = np.flatnonzero(movable.any(axis=1))
+    # Only a seat whose cards pay for a stall somewhere may move one: the others' moves need
+    # no analysis.
+    moving = np.flatnonzero(movable.any(axis=1) & (cover_new[:, 0] != 0))
     if moving.size:
         (destinations,) = move_analysis(state, rows[moving], move_requires_blocked)  # (M, 6)
         move_ok[moving] = movable[moving] & (destinations & cover_new[moving] != 0)
