@@ -226,8 +226,7 @@ class ISMCTSAgent:
         """Step ``rows`` of ``sims`` with ``actions``; their rewards (R, P)."""
         part = sims.take(rows)
         game.step(part, actions)
-        sims.put(rows, part)
-        game.forget_rows(sims, rows, part)
+        game.put(sims, rows, part)
         return part.rewards.astype(np.float64)
 
     def _rollout_actions(self, game: Game, sims: BatchState) -> np.ndarray:

@@ -205,9 +205,7 @@ def measure_split(env_id: str, players: int, batch: int, seconds: float,
         t3 = time.perf_counter()
         ended = np.flatnonzero(state.done)
         if ended.size:
-            games = game.init_rows(next_seed + np.arange(ended.size))
-            state.put(ended, games)
-            game.forget_rows(state, ended, games)
+            game.put(state, ended, game.init_rows(next_seed + np.arange(ended.size)))
             next_seed += ended.size
         parts += (t1 - t0, t2 - t1, t3 - t2, time.perf_counter() - t3)
         steps += 1

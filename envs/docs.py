@@ -76,7 +76,7 @@ def page(env_id: str) -> str:
         "",
         "| phase | decision | may be automatic |",
         "|---|---|---|",
-        *(f"| {phase} | {d.name} | {'yes' if d.forced is not None or d.public_mask else 'no'} |"
+        *(f"| {phase} | {d.name} | {'yes' if d.may_be_automatic else 'no'} |"
           for phase, d in sorted(default.decisions.items())),
         "",
         "## Actions",

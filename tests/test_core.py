@@ -222,10 +222,10 @@ def test_forget_rows_and_invalidate_drop_the_cached_mask():
     assert "_legal_mask_cache" not in state.__dict__
 
 
-def test_forget_rows_takes_the_new_rows_masks_from_their_source():
-    """``forget_rows(state, rows, source)`` after ``put``: the masks of the new rows come from
-    ``source`` (which ``init`` and ``step`` leave known), the others stay, every row equal to
-    a fresh computation, and a mask handed out before is left as it was."""
+def test_put_carries_the_new_rows_masks_along():
+    """``Game.put(state, rows, part)``: the masks of the new rows come from ``part`` (which
+    ``init`` and ``step`` leave known), the others stay, every row equal to a fresh
+    computation, and a mask handed out before is left as it was."""
     import envs
 
     game = envs.make_game("toy", 2)
@@ -237,8 +237,7 @@ def test_forget_rows_takes_the_new_rows_masks_from_their_source():
     games = game.init_rows(np.array([50, 51]))
     rows = np.array([3, 0])
     assert not np.array_equal(before[rows], game.legal_action_mask(games))
-    state.put(rows, games)
-    game.forget_rows(state, rows, games)
+    game.put(state, rows, games)
     mask = game.legal_action_mask(state)
     np.testing.assert_array_equal(mask, game.legal_action_mask(state.copy()))
     np.testing.assert_array_equal(mask[rows], game.legal_action_mask(games))

@@ -269,8 +269,7 @@ class SelfPlayVecEnv(BatchedVecEnv):
             agents = {k: member.agent for k, member in self.pool.members.items()}
             actions = act_by_owner(self.game, sub, agents, self.opponent_id[idx])
             self.game.step(sub, actions)
-            state.put(idx, sub)
-            self.game.forget_rows(state, idx, sub)
+            self.game.put(state, idx, sub)
             self._collect(idx, rewards, dones, infos)
         raise RuntimeError(
             f"{self.game.ENV_ID}: opponents made {self._max_inner} moves without the learner "

@@ -67,7 +67,7 @@ from typing import Any
 
 import numpy as np
 
-from envs.cairo import cards, legality, lure, observation, picture, render, resample, scoring
+from envs.cairo import cards, legality, observation, picture, render, resample, scoring
 from envs.cairo.board import NEIGHBOURS, any_direction
 from envs.cairo.data import (
     CARD_ID_TYPE,
@@ -169,15 +169,13 @@ class CairoGame(Game[CairoState]):
         )
         # Every decision whose single legal action public information shows is applied
         # without being asked (VERSION 4, ``_forced``); D6 only with the hand known to all.
-        self._masks = {phase: legal for phase, legal, _ in table}  # each takes ``holdings``
-        forced = {phase: functools.partial(self._forced, legal) for phase, legal, _ in table}
-        forced[PHASE.TURN] = self._forced_turn
+        # D1, D10 and D11 read no cards or money: their masks are public themselves.
+        public = (PHASE.PLACE_COLOUR, PHASE.LURE_TARGET, PHASE.DRAW_SOURCE)
+        forced = {phase: None if phase in public else functools.partial(self._forced, legal)
+                  for phase, legal, _ in table}
         forced[PHASE.CARD_MODE] = self._forced_card_mode
-        # These masks read no cards or money: public, so their single actions are forced.
-        for phase in (PHASE.PLACE_COLOUR, PHASE.LURE_TARGET, PHASE.DRAW_SOURCE):
-            forced[phase] = None
         self.decisions = {phase: Decision(Phase(phase).name, legal, effect, forced[phase],
-                                          public_mask=forced[phase] is None)
+                                          public_mask=phase in public)
                           for phase, legal, effect in table}
         # A chain of forced decisions runs through at most the rest of the setup's
         # placements, then the rest of one turn, and then either the next MAIN turn's
@@ -366,15 +364,6 @@ class CairoGame(Game[CairoState]):
         a superset of the real mask, has a single action (design.md, forced decisions)."""
         holdings = cards.public_holdings(state, idx, self.options["reveal_money"])
         return legal(state, idx, holdings).sum(axis=1) == 1
-
-    def _forced_turn(self, state: CairoState, idx: np.ndarray) -> np.ndarray:
-        """``_forced`` of D4, asked only of the rows that may be forced: in MAIN, DRAW is
-        always legal, so a seat with a customer to lure (public) has two actions already."""
-        out = np.zeros(idx.size, dtype=bool)
-        luring = (state.stage[idx] == STAGE.MAIN) & lure.lure_available(state, idx).any(axis=1)
-        if not luring.all():
-            out[~luring] = self._forced(self._legal_turn, state, idx[~luring])
-        return out
 
     def _forced_card_mode(self, state: CairoState, idx: np.ndarray) -> np.ndarray:
         """D6 is forced only where every seat knows the hand and the money: the THREE mode

@@ -36,6 +36,11 @@ class Decision:
     # ``forced`` is not asked).
     public_mask: bool = False
 
+    @property
+    def may_be_automatic(self) -> bool:
+        """Whether ``Game`` ever applies the decision without asking it."""
+        return self.public_mask or self.forced is not None
+
 
 @dataclasses.dataclass(frozen=True)
 class AutoDecision:

@@ -35,8 +35,8 @@ round computes the rows' legal masks first: only a decision with a single legal 
 be forced, so the predicate is asked about those rows alone.
 
 Caching: the masks of the decisions a step leaves to be asked are kept on the state until
-the next ``step`` (``invalidate`` drops them after a state is edited by hand;
-``forget_rows`` after rows are replaced takes the new rows' masks from their source). Derived data a
+the next ``step`` (``invalidate`` drops them after a state is edited by hand,
+``forget_rows`` after rows are replaced; ``take`` and ``put`` carry them along). Derived data a
 game reuses across decisions goes through ``envs.core.memo`` (opt-in, checked row by row);
 nothing else is kept, and the rules object keeps nothing at all.
 """
@@ -195,6 +195,22 @@ class Game(abc.ABC, Generic[S]):
             part.__dict__[_MASK_CACHE] = part_mask
         return part
 
+    def put(self, state: S, rows: np.ndarray, part: S) -> None:
+        """``state.put(rows, part)`` with ``part``'s legal masks carried into ``state``'s when
+        both are known (a state made by ``init``, ``step`` or ``take`` knows its own), else
+        the cached mask dropped: new games or stepped sub-batches put back are not checked
+        again."""
+        state.put(rows, part)
+        mask = state.__dict__.get(_MASK_CACHE)
+        fresh = part.__dict__.get(_MASK_CACHE)
+        if mask is None or fresh is None:
+            self.forget_rows(state, rows)
+            return
+        mask = mask.copy()  # the cached mask may have been handed out: never written to
+        mask[rows] = fresh
+        mask.flags.writeable = False
+        state.__dict__[_MASK_CACHE] = mask
+
     def settle(self, state: S) -> S:
         """Apply the decisions that public information forces in ``state`` (as ``init`` and
         ``step`` do), for a position built or edited by hand (rules tests)."""
@@ -212,20 +228,11 @@ class Game(abc.ABC, Generic[S]):
         """Forget the cached mask of ``state`` after editing its arrays by hand (or ``put``)."""
         state.__dict__.pop(_MASK_CACHE, None)
 
-    def forget_rows(self, state: S, rows: np.ndarray, source: S | None = None) -> None:
-        """Forget what is cached about ``rows`` after ``state.put(rows, source)`` replaced
-        them: their masks become ``source``'s when both states know theirs (a state made by
-        ``init``, ``step`` or ``take`` does), else the whole cached mask is dropped
-        (``envs.core.memo`` entries check every row themselves)."""
-        mask = state.__dict__.get(_MASK_CACHE)
-        fresh = None if source is None else source.__dict__.get(_MASK_CACHE)
-        if mask is None or fresh is None:
-            state.__dict__.pop(_MASK_CACHE, None)
-            return
-        mask = mask.copy()  # the cached mask may have been handed out: never written to
-        mask[rows] = fresh
-        mask.flags.writeable = False
-        state.__dict__[_MASK_CACHE] = mask
+    def forget_rows(self, state: S, rows: np.ndarray) -> None:
+        """Forget what is cached about ``rows`` after ``state.put`` replaced them: the mask
+        (``envs.core.memo`` entries check every row themselves; ``put`` carries the new rows'
+        masks instead)."""
+        state.__dict__.pop(_MASK_CACHE, None)
 
     def step(self, state: S, actions: np.ndarray) -> S:
         """Apply one action per row, then the decisions it leaves that public information
@@ -322,25 +329,25 @@ class Game(abc.ABC, Generic[S]):
         their legal masks ``legal`` (R, A): the predicate asked about the single-action rows
         (all of them under ``check_forced``, which then checks its answers)."""
         decision = self.decisions[phase]
-        test = decision.forced
         single = legal.sum(axis=1) == 1
         if decision.public_mask:
             return single
-        if test is None or not (single.any() or self.check_forced):
+        if decision.forced is None:
             return np.zeros(rows.size, dtype=bool)
-        if not self.check_forced:
-            forced = single.copy()
-            forced[single] = test(state, rows[single])
+        if self.check_forced:
+            forced = np.asarray(decision.forced(state, rows), dtype=bool)
+            wrong = forced & ~single
+            if wrong.any():
+                bad = int(np.argmax(wrong))
+                row = int(rows[bad])
+                raise RuntimeError(
+                    f"{self.ENV_ID}: row {row}: decision {self.decision_name(state, row)!r} is "
+                    f"forced but has {int(legal[bad].sum())} legal actions (a bug of the "
+                    "game's forced predicate)")
             return forced
-        forced = np.asarray(test(state, rows), dtype=bool)
-        wrong = forced & ~single
-        if wrong.any():
-            bad = int(np.argmax(wrong))
-            row = int(rows[bad])
-            raise RuntimeError(
-                f"{self.ENV_ID}: row {row}: decision {self.decision_name(state, row)!r} is "
-                f"forced but has {int(legal[bad].sum())} legal actions (a bug of the game's "
-                "forced predicate)")
+        forced = single.copy()
+        if single.any():
+            forced[single] = decision.forced(state, rows[single])
         return forced
 
     def _raise_illegal(self, state: S, actions: np.ndarray, row: int, mask: np.ndarray) -> None:

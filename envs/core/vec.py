@@ -103,8 +103,7 @@ class RowGames:
             self.episodes[rows] += 1
             if np.count_nonzero(~self._next_ready) >= NEXT_GAMES_REFILL:
                 self._refill()
-        state.put(rows, games)
-        self.game.forget_rows(state, rows, games)
+        self.game.put(state, rows, games)
 
     def _refill(self) -> None:
         """Make the next game of every row whose one is used up (or not made yet)."""
@@ -113,8 +112,7 @@ class RowGames:
         if self._next is None:  # the first refill makes every row's
             self._next = games
         else:
-            self._next.put(rows, games)
-            self.game.forget_rows(self._next, rows, games)
+            self.game.put(self._next, rows, games)
         self._next_ready[rows] = True
 
 

@@ -37,9 +37,9 @@ def test_public_masks_contain_the_real_ones(reveal_money):
         live = np.flatnonzero(~state.done)
         for phase, sel in rows_by_phase(state.phase, live):
             rows = live[sel]
-            real = game._masks[phase](state, rows)
-            public = game._masks[phase](state, rows, cards.public_holdings(state, rows,
-                                                                           reveal_money))
+            legal = game.decisions[phase].legal  # each takes the holdings it reads
+            real = legal(state, rows)
+            public = legal(state, rows, cards.public_holdings(state, rows, reveal_money))
             exact = cards.hand_known(state, rows) & reveal_money
             if phase == Phase.CARD_MODE:
                 real, public = real[exact], public[exact]
