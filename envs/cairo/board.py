@@ -13,11 +13,12 @@ cells would still be connected to them (the possible entrances of a new stall). 
 are settled by a local test on their 8-cell ring; only the possible cut cells get a flood
 fill of their own.
 
-Pure leaf kernels with a small-input form behind one signature: ``grow``, ``Reachability``
-and ``walk_distances`` run on Python-int bitboards (one 256-bit int per board, the same bit
-layout) for up to ``_FEW_BOARDS`` boards, where five integer operations replace a dozen NumPy
-calls; ``tests/cairo/test_cairo_board.py`` checks both forms against each other and against
-a breadth-first search. The cut pieces and components of a walkable board are memoised
+Pure leaf kernels with a small-input form behind one signature: ``grow`` and
+``walk_distances`` run on Python-int bitboards (one 256-bit int per board, the same bit
+layout) for up to ``_FEW_BOARDS`` boards, and ``Reachability`` for one board
+(``_ONE_BOARD``), where five integer operations replace a dozen NumPy calls;
+``tests/cairo/test_cairo_board.py`` checks both forms against each other and against a
+breadth-first search. The cut pieces and components of a walkable board are memoised
 (``functools.lru_cache``): pure functions of the tiles, which most turns leave unchanged.
 
 ``Board`` gathers the per-cell facts of §5.1 (free, walkable, the target set K) that the
@@ -146,6 +147,11 @@ class Growth:
 # instead of a dozen NumPy calls. Both forms give the same cells: boards only hold cell bits,
 # and a bit carried across a word boundary lands on a non-cell bit that ``walk`` clears.
 _FEW_BOARDS = 16
+# ``Reachability`` takes its Python-int form for one board alone: its cut tests loop over the
+# board's possible cut cells (a dozen or so), and their memoised pieces are new whenever the
+# tiles are, as after most analyses (they follow a build), so for two boards or more the
+# array form, whose calls serve every board at once, is the faster (three times at 16).
+_ONE_BOARD = 1
 
 
 def to_ints(boards: np.ndarray) -> list[int]:
@@ -411,7 +417,7 @@ class Reachability:
         self.targets = targets
         # Few boards: the Python-int forms of the boards, grown and shifted directly.
         self._ints = None
-        if walk.shape[0] <= _FEW_BOARDS:
+        if walk.shape[0] <= _ONE_BOARD:
             walks, goals = mask_ints(walk), mask_ints(targets)
             components = [_goal_component(w, t) for t, w in zip(goals, walks, strict=True)]
             self._ints = walks, goals, components
