@@ -377,22 +377,17 @@ class CairoGame(Game[CairoState]):
     # ---------------------------------------------------------------- steps by phase
     def _end_step(self, state: CairoState, rows: np.ndarray) -> None:
         """After the effects of a step (or of a round of automatic decisions) on ``rows``:
-        end the turns that are over (``END.TURN_OVER``, ``END.BUILT``) and set up the next
-        placements (``END.PLACED``), then analyse every changed board in one pass
-        (``legality.board_analysis``, which the check of the placements and the next masks
-        read: a turn end costs about as much for a few rows as for hundreds), then skip the
-        impossible placements."""
+        end the turns that are over (``END.TURN_OVER``) and set up the next placements
+        (``END.PLACED``), then skip the impossible placements. The boards the step changed
+        are analysed by the masks that ask next (``legality.board_analysis``): the next
+        turns' masks ask about all of them at once."""
         ending = rows[state.phase[rows] >= END.TURN_OVER]
         if not ending.size:
             return  # most sub-steps of a turn (a card, a coin, a first draw) end nothing
         phase = state.phase[ending]
         placed = ending[phase == END.PLACED]
-        changed = ending[phase != END.TURN_OVER]
         self._end_turns(state, ending[phase != END.PLACED])
         placing = self._set_up_placements(state, placed) if placed.size else placed
-        changed = changed[~state.done[changed]]
-        if changed.size:
-            legality.board_analysis(state, changed)
         self._skip_impossible_placements(state, placing)
 
     def _apply_place_colour(self, state: CairoState, idx: np.ndarray, action: np.ndarray) -> None:
@@ -478,7 +473,7 @@ class CairoGame(Game[CairoState]):
         state.customer[idx, off_board] = target  # the swap of §5.7 effect 3
         state.customer[idx, colour] = _NONE
         scoring.pay_lure(state, idx, seat, colour, slot)
-        state.phase[idx] = END.BUILT
+        state.phase[idx] = END.TURN_OVER
 
     def _apply_draw_source(self, state: CairoState, idx: np.ndarray, action: np.ndarray) -> None:
         seat = state.current_player[idx]
@@ -532,7 +527,7 @@ class CairoGame(Game[CairoState]):
         state.entrance[moving, state.entrance_cell[moving, seat, colour]] = _NONE
         stalls = idx[verb != VERB.EXPAND]
         self._place_stall(state, stalls, state.current_player[stalls])
-        state.phase[stalls] = END.BUILT
+        state.phase[stalls] = END.TURN_OVER
         self._start_payment(state, idx[verb == VERB.EXPAND])
 
     def _place_stall(self, state: CairoState, idx: np.ndarray, owner: np.ndarray) -> None:
@@ -590,7 +585,7 @@ class CairoGame(Game[CairoState]):
         state.group_size[idx, seat, colour] += 1
         state.supply[idx, colour] -= 1
         scoring.award_expansion(state, idx, seat.astype(np.intp), colour)
-        state.phase[idx] = END.BUILT
+        state.phase[idx] = END.TURN_OVER
 
     # ---------------------------------------------------------------- turns and chance
     def _start_turn(self, state: CairoState, idx: np.ndarray) -> None:

@@ -71,9 +71,8 @@ class StepEnd(IntEnum):
     written as the row's phase: values past every ``Phase``, resolved before the step
     returns, so that no mask, observation or render ever meets one."""
 
-    TURN_OVER = 13  # the turn is over: a pass, or the draws done
-    BUILT = 14  # the turn is over and the board changed: a build or a lure
-    PLACED = 15  # a setup or neutral stall is placed: the next placement follows
+    TURN_OVER = 13  # the turn is over: a pass, the draws done, a build or a lure
+    PLACED = 14  # a setup or neutral stall is placed: the next placement follows
 
 
 def _plain(enum: type[IntEnum]) -> SimpleNamespace:

@@ -279,8 +279,8 @@ class Game(abc.ABC, Generic[S]):
     def _end_step(self, state: S, rows: np.ndarray) -> None:
         """What follows the decisions' effects of a step, and of each round of automatic
         decisions, once for all their ``rows`` (R,) together: a game whose effects leave
-        shared work (cairo: the ends of the turns, the next setup placements, the analysis
-        of the changed boards) does it here, where a few rows cost about as much as many.
+        shared work (cairo: the ends of the turns and the next setup placements) does it
+        here, where a few rows cost about as much as many.
         Nothing by default."""
 
     def _apply_forced(self, state: S, rows: np.ndarray) -> None:
