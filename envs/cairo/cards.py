@@ -14,6 +14,8 @@ import numpy as np
 
 from envs.cairo.data import (
     JOKER_COVER,
+    MAX_GROUP_SIZE,
+    MONEY_PER_COLOUR,
     NUM_CARD_TYPES,
     NUM_COLOURS,
     NUM_SECTIONS,
@@ -186,14 +188,29 @@ def coverage(hand: np.ndarray, fee_ok: np.ndarray) -> np.ndarray:
     return standard.reshape(shape) | np.where(fee_ok, joker.reshape(shape), 0)
 
 
+def _payment_table() -> np.ndarray:
+    """(h, others, cost) -> uint8: bit 0 ``affordable`` (or a stall, cost 0), bit 1
+    ``fee_payable``, for every money a seat can hold of a colour (``h``) and of the others,
+    and every cost: the two rules above as one table, so that ``build_cover`` reads them in
+    one look-up instead of a few dozen small array operations."""
+    h, others, cost = np.meshgrid(np.arange(MONEY_PER_COLOUR + 1),
+                                  np.arange((NUM_COLOURS - 1) * MONEY_PER_COLOUR + 1),
+                                  np.arange(MAX_GROUP_SIZE + 2), indexing="ij")
+    payable = (cost == 0) | affordable(h, others, cost)
+    return (payable | fee_payable(h, others, cost) << 1).astype(np.uint8)
+
+
+_PAYMENT = _payment_table()
+
+
 def build_cover(hand: np.ndarray, money: np.ndarray, colour: np.ndarray, cost: np.ndarray
                 ) -> np.ndarray:
     """(R, ...) int32 9-bit sets: the sections where a build can be paid for in cards and
     money: a stall (``cost`` 0) or an expansion of ``colour`` at ``cost`` (both (R,) or
-    (R, K)), which must be affordable after the joker fee of its mode (§5.4 precondition 7)."""
-    h, others = colour_money(money, colour)
-    payable = (cost == 0) | affordable(h, others, cost)
-    return np.where(payable, coverage(hand, fee_payable(h, others, cost)), 0)
+    (R, K)), which must be affordable after the joker fee of its mode (§5.4 precondition 7):
+    ``coverage`` with ``fee_payable``, where the build is ``affordable``."""
+    payment = _PAYMENT[(*colour_money(money, colour), cost)]
+    return coverage(hand, payment > 1) * (payment & 1)
 
 
 def stall_cover(hand: np.ndarray, money: np.ndarray) -> np.ndarray:

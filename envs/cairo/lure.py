@@ -41,11 +41,10 @@ def lure_options(state: CairoState, rows: np.ndarray
 
 def lure_available(state: CairoState, rows: np.ndarray) -> np.ndarray:
     """(R, 6) bool: the customer of the colour is on the board with a free entrance of its
-    colour to go to (D4's ``LURE_c``).
+    colour to go to (D4's ``LURE_c``): a candidate of ``lure_options``.
 
     The nearest candidate always costs 0 barkers, so a candidate is all a lure needs.
     """
-    customer = state.customer[rows]  # (R, 6)
     cells = state.entrance_cell[rows]  # (R, 5, 6)
-    occupied = (cells[..., None] == customer[:, None, None, :]).any(axis=-1)
-    return (customer >= 0) & ((cells >= 0) & ~occupied).any(axis=1)
+    free = (cells >= 0) & ~per_row(customer_cells(state, rows), np.maximum(cells, 0))
+    return (state.customer[rows] >= 0) & free.any(axis=1)

@@ -6,6 +6,7 @@ import numpy as np
 
 from envs.cairo.data import GOLD, MEDAL_VP, MONEY_PER_COLOUR, SILVER
 from envs.cairo.state import CairoState
+from envs.core.arrays import last_axis_sums
 
 COIN_SET = 3  # 1 VP per 3 money left at the end (§7.2)
 
@@ -48,7 +49,7 @@ def award_expansion(state: CairoState, idx: np.ndarray, seat: np.ndarray,
 
 def end_triggered(supply: np.ndarray) -> np.ndarray:
     """(R,) bool: §7.1, some colour has 0 expansions left or at least two have exactly 1."""
-    return (supply == 0).any(axis=1) | ((supply == 1).sum(axis=1) >= 2)
+    return (last_axis_sums(supply == 0) > 0) | (last_axis_sums(supply == 1) >= 2)
 
 
 def pay_lure(state: CairoState, idx: np.ndarray, seat: np.ndarray, colour: np.ndarray,
@@ -65,7 +66,7 @@ def pay_lure(state: CairoState, idx: np.ndarray, seat: np.ndarray, colour: np.nd
     num_players = state.vp.shape[1]
     size = state.group_size[idx, owner, colour].astype(np.int32)
     own = owner == seat
-    left = tray(state, idx)[np.arange(idx.size), colour]
+    left = MONEY_PER_COLOUR - last_axis_sums(state.money[idx, :, colour])  # the colour's tray
     to_active = np.minimum(np.where(own, size, 1), left)
     state.money[idx, seat, colour] += to_active
     other = ~own & (owner < num_players)

@@ -59,3 +59,20 @@ def test_example_14_joker_fee_must_keep_the_expansion_affordable():
     fee = cards.fee_colours(money, np.zeros(2, dtype=np.intp), np.full(2, 3))
     assert fee[0].tolist() == [False] * 6
     assert fee[1].tolist() == [False, True, False, False, False, False]
+
+
+def test_build_cover_reads_the_payment_rules_from_their_table():
+    """``build_cover`` looks ``affordable`` and ``fee_payable`` up in one table
+    (``cards._PAYMENT``): it equals the rules computed directly, over the whole range of money
+    a seat can hold (0-20 coins a colour) and every cost, 0 (a stall) included."""
+    hand, _ = _hands_and_money(3000, 5)
+    rng = np.random.default_rng(6)
+    money = rng.integers(0, 21, (len(hand), NUM_COLOURS)).astype(np.int16)
+    money[rng.random(len(hand)) < 0.3] //= 8  # poor seats too
+    colour = rng.integers(0, NUM_COLOURS, (len(hand), 7))
+    cost = rng.integers(0, 9, (len(hand), 7))
+    h, others = cards.colour_money(money, colour)
+    payable = (cost == 0) | cards.affordable(h, others, cost)
+    expected = np.where(payable, cards.coverage(hand, cards.fee_payable(h, others, cost)), 0)
+    assert np.array_equal(cards.build_cover(hand, money, colour, cost), expected)
+    assert 0 < payable.mean() < 1  # both outcomes are exercised
