@@ -287,7 +287,8 @@ def turn_mask(state: CairoState, rows: np.ndarray, move_requires_blocked: bool,
 
     What the board allows any seat (``board_analysis``: per section, the colours with a cell
     for a new stall and for an expansion of each seat) meets the sections the seat's cards
-    and money pay for. Each movable stall is checked on a board of its own with it lifted.
+    and money pay for. A movable stall whose colour the board offers no such cell is checked
+    on a board of its own with it lifted.
     """
     num = rows.size
     out = np.zeros((num, ACTIONS.size), dtype=bool)
@@ -304,7 +305,8 @@ def turn_mask(state: CairoState, rows: np.ndarray, move_requires_blocked: bool,
     cover = cards.build_cover(hand, money, colours, builds)  # (R, 7) section sets
     cover_new = cover[:, NUM_COLOURS:]
     # §5.3: an unplaced colour with a legal cell in a section the cards pay for.
-    new_ok = (state.stall_cell[rows, seat] < 0) & (new_sections & cover_new != 0)
+    stall_ok = new_sections & cover_new != 0  # (R, 6) the board and cards allow a stall
+    new_ok = (state.stall_cell[rows, seat] < 0) & stall_ok
     # §5.4: a group, an expansion left, a cell in a section where the colour is paid for.
     expand_ok = (expand_sections & cover[:, :NUM_COLOURS] != 0) & (size > 0)
     expand_ok &= state.supply[rows] > 0
@@ -313,13 +315,17 @@ def turn_mask(state: CairoState, rows: np.ndarray, move_requires_blocked: bool,
     movable = size == 1
     if move_requires_blocked:
         movable &= expand_sections == 0
-    move_ok = np.zeros((num, NUM_COLOURS), dtype=bool)
-    # Only a seat whose cards pay for a stall somewhere may move one: the others' moves need
-    # no analysis.
-    moving = np.flatnonzero(movable.any(axis=1) & (cover_new[:, 0] != 0))
+    # Lifting a stall only frees cells (its tile, its entrance) and takes a target away
+    # (its entrance), and opens its own section to its colour: a cell legal for a new stall
+    # of the colour on the board as it is (``stall_ok``) is a legal destination. Only the
+    # stalls without one need a board of their own with them lifted, and only where the
+    # seat's cards pay for a stall somewhere.
+    move_ok = movable & stall_ok
+    lifted = movable & ~stall_ok
+    moving = np.flatnonzero(lifted.any(axis=1) & (cover_new[:, 0] != 0))
     if moving.size:
         (destinations,) = move_analysis(state, rows[moving], move_requires_blocked)  # (M, 6)
-        move_ok[moving] = movable[moving] & (destinations & cover_new[moving] != 0)
+        move_ok[moving] |= lifted[moving] & (destinations & cover_new[moving] != 0)
     out[:, ACTIONS.NEW.start:ACTIONS.NEW.stop] = new_ok
     out[:, ACTIONS.EXPAND.start:ACTIONS.EXPAND.stop] = expand_ok
     out[:, ACTIONS.MOVE.start:ACTIONS.MOVE.stop] = move_ok

@@ -9,7 +9,7 @@ import pytest
 from envs.cairo import CairoGame, cards, stalls
 from envs.cairo.board import Board, customer_cells
 from envs.cairo.data import COLOUR_AREA, SECTION
-from envs.cairo.state import Phase, Stage
+from envs.cairo.state import ACTIONS, Phase, Stage
 
 
 @pytest.mark.parametrize("players", [2, 4])
@@ -135,6 +135,45 @@ def test_move_destinations_are_the_board_with_the_stall_lifted():
                 moving += bool(expected.any())
                 checked += 1
     assert checked > 100 and 0 < moving < checked
+
+
+@pytest.mark.parametrize("requires_blocked", [True, False])
+def test_turn_moves_are_those_of_the_lifted_boards(requires_blocked):
+    """D4's MOVE_c is legal exactly where the stall may move (unexpanded, blocked unless the
+    option waives it) and its board with it lifted has a destination in a section the cards
+    pay for (``stalls.move_sections``). The mask skips the lifted board where the board as
+    it is offers the colour a new stall's cell (lifting only frees cells and a target): the
+    two agree on every turn of random games, both ways of finding a move among them."""
+    from envs.cairo import legality
+
+    game = CairoGame(3, move_requires_blocked=requires_blocked)
+    movable_turns = by_board = by_lifting = 0
+    # A blocked stall is rare: more games for it (every unexpanded stall moves otherwise).
+    for seed in range(40, 52) if requires_blocked else (40,):
+        for one in _positions(game, seed, Phase.TURN):
+            seat = int(one.current_player[0])
+            movable = one.group_size[0, seat] == 1
+            if requires_blocked:
+                (expand_sections,) = legality.board_analysis(one, np.zeros(1, dtype=np.intp),
+                                                             "expand_sections")
+                movable &= expand_sections[0, seat] == 0
+            colours = np.flatnonzero(movable)
+            cover = cards.stall_cover(one.hand[:1, seat], one.money[:1, seat])[0]
+            expected = np.zeros(len(movable), dtype=bool)
+            if colours.size and cover:
+                idx = np.zeros(colours.size, dtype=np.intp)
+                sections = stalls.move_sections(one, idx, np.full(colours.size, seat), colours)
+                expected[colours] = (sections & cover) != 0
+            got = game.legal_action_mask(one)[0, ACTIONS.MOVE.start:ACTIONS.MOVE.stop]
+            assert np.array_equal(got, expected)
+            if colours.size:
+                movable_turns += 1
+                (new_sections,) = legality.board_analysis(one, np.zeros(1, dtype=np.intp),
+                                                          "new_sections")
+                on_board = expected & ((new_sections[0] & cover) != 0)
+                by_board += on_board.any()
+                by_lifting += (expected & ~on_board).any()
+    assert movable_turns > 30 and by_board > 0 and by_lifting > 0
 
 
 def test_ending_each_phases_rows_apart_equals_the_steps_one_pass():
