@@ -169,8 +169,10 @@ class CairoGame(Game[CairoState]):
         )
         # Every decision whose single legal action public information shows is applied
         # without being asked (VERSION 4, ``_forced``); D6 only with the hand known to all.
-        # D1, D10 and D11 read no cards or money: their masks are public themselves.
-        public = (PHASE.PLACE_COLOUR, PHASE.LURE_TARGET, PHASE.DRAW_SOURCE)
+        # D1, D10 and D11 read no cards or money: their masks are public themselves. So is
+        # D3's: it reads them only as the sections they pay for, and the chosen cell's
+        # section is one (D2 offered the cell), from the public bound too.
+        public = (PHASE.PLACE_COLOUR, PHASE.STALL_DIR, PHASE.LURE_TARGET, PHASE.DRAW_SOURCE)
         forced = {phase: None if phase in public else functools.partial(self._forced, legal)
                   for phase, legal, _ in table}
         forced[PHASE.CARD_MODE] = self._forced_card_mode

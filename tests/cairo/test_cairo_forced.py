@@ -30,7 +30,7 @@ def _random_states(game: CairoGame, batch: int, steps: int, seed: int):
 def test_public_masks_contain_the_real_ones(reveal_money):
     """Every mask computed from the public bound of the seat's holdings holds its real mask,
     so a single public action is the single real one (D6 is forced only with the hand and
-    money known, where the bound is exact)."""
+    money known, where the bound is exact); the masks taken as public (D3's) are equal."""
     game = CairoGame(3, reveal_money=reveal_money)
     seen = set()
     for state in _random_states(game, 24, 160, seed=5):
@@ -44,9 +44,11 @@ def test_public_masks_contain_the_real_ones(reveal_money):
             if phase == Phase.CARD_MODE:
                 real, public = real[exact], public[exact]
             assert not (real & ~public).any(), Phase(phase).name
+            if game.decisions[phase].public_mask:  # D3: the chosen cell's section is paid for
+                assert np.array_equal(real, public), Phase(phase).name
             assert (real.sum(axis=1) >= 1).all()
             seen.add(Phase(phase).name)
-    assert {"TURN", "LURE_TARGET", "EXPAND_CELL", "CARD_MODE", "DRAW_SOURCE"} <= seen
+    assert {"TURN", "STALL_DIR", "LURE_TARGET", "EXPAND_CELL", "CARD_MODE", "DRAW_SOURCE"} <= seen
 
 
 def test_forced_predicates_read_only_what_every_seat_sees():
