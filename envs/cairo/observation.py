@@ -109,52 +109,62 @@ class Observer:
         self._one_hot = one_hot[:, : self._num_one_hot]
         self._divisor = divisor[self._num_one_hot :]
         self._source_column = self._source_columns()
+        self._batch_rows = (np.empty((0, 1), dtype=np.intp),) * 2  # ``_rows`` of the last B
 
     # ---------------------------------------------------------------- encoding
-    # A cell's content code: 0 empty, 1 + g an expansion of group g, 31 + g a main stall,
-    # 61 + g an entrance (group g = owner*6 + colour); 91 codes per observer seat.
-    _EXPANSION, _MAIN, _ENTRANCE, _CODES = 1, 31, 61, 91
+    # A cell's content code is 30 + tile - entrance (a cell holds a tile or an entrance or
+    # neither, never both, and the absent one reads -1): 30 empty, 31 + g an expansion of
+    # group g, 29 - g an entrance (group g = owner*6 + colour), and 30 more on a main stall,
+    # 61 + g; 91 codes per observer seat. One subtraction makes them.
+    _EMPTY, _MAIN, _CODES = 30, 30, 91
 
     def _cell_table(self) -> np.ndarray:
         """(P * 91, F) float32 features of each (observer seat, cell content code)."""
         players, owners = self.num_players, self.num_owner_slots
         table = np.zeros((players, self._CODES, self.cell_features), dtype=np.float32)
         for me in range(players):
-            for base in (self._EXPANSION, self._MAIN, self._ENTRANCE):
-                for group in range(NUM_OWNERS * NUM_COLOURS):
-                    owner, colour = divmod(group, NUM_COLOURS)
-                    if owner >= players and owner != NEUTRAL:
-                        continue
-                    relative = owners - 1 if owner == NEUTRAL else (owner - me) % players
-                    row = table[me, base + group]
+            for group in range(NUM_OWNERS * NUM_COLOURS):
+                owner, colour = divmod(group, NUM_COLOURS)
+                if owner >= players and owner != NEUTRAL:
+                    continue
+                relative = owners - 1 if owner == NEUTRAL else (owner - me) % players
+                expansion = self._EMPTY + 1 + group
+                for code in (expansion, expansion + self._MAIN, self._EMPTY - 1 - group):
+                    row = table[me, code]
                     row[colour] = 1.0
                     row[NUM_COLOURS + relative] = 1.0
-                    row[-2] = base == self._MAIN
-                    row[-1] = base == self._ENTRANCE
+                    row[-2] = code > expansion  # main stall
+                    row[-1] = code < self._EMPTY  # entrance
         return table.reshape(-1, self.cell_features)
 
-    def _cell_codes(self, state: CairoState, me: np.ndarray) -> np.ndarray:
+    def _cell_codes(self, state: CairoState, me: int | np.ndarray) -> np.ndarray:
         """(B, ``_row_cells``) intp row of ``cell_table`` for every cell, as seen by seats
-        ``me`` (B,) or by one seat (an int in [0, P)), then 0 (all zeros) for the rest."""
-        # A cell holds a tile or an entrance or neither, never both: its code is the entrance's
-        # when there is one, else the tile's (``tile + 1`` is 0 without a tile), so the larger
-        # of the two with the entrance's zeroed where there is none (an int8 maximum costs a
-        # tenth of an int8 ``where``).
-        entrance = state.entrance
-        content = np.maximum(state.tile + 1, (entrance + self._ENTRANCE) * (entrance >= 0))
-        # Main stalls by flat index (one per row and cell): 1-D indices cost less than 2-D ones.
-        stalls = state.stall_cell.reshape(-1)
-        placed = np.flatnonzero(stalls >= 0)
-        rows = placed // (NUM_OWNERS * NUM_COLOURS)
-        content.reshape(-1)[rows * NUM_CELLS + stalls[placed]] += self._MAIN - self._EXPANSION
-        # The seat's codes in int16, then one cast into the index array (an int8 + intp sum
-        # into it costs twice as much).
-        offset = (me * self._CODES).astype(np.int16)
-        code = np.empty((state.batch_size, self._row_cells), dtype=np.intp)
-        code[:, NUM_CELLS:] = 0
-        code[:, :NUM_CELLS] = np.add(content, offset if me.ndim == 0 else offset[:, None],
-                                     dtype=np.int16)
+        ``me`` (B,) or by one seat (an int in [0, P)), then an empty cell's (all zeros) for
+        the rest."""
+        num = state.batch_size
+        code = np.empty((num, self._row_cells), dtype=np.intp)
+        # The content in int8 (a third of the cost of int16), then one int16 add of the seat's
+        # offset into the index array (an intp add costs three times as much).
+        content = np.subtract(state.tile, state.entrance)
+        seat = me * self._CODES + self._EMPTY
+        np.add(content, np.int16(seat) if isinstance(me, int) else seat.astype(np.int16)[:, None],
+               out=code[:, :NUM_CELLS])
+        # Main stalls by flat index, one per row and group, in one scatter without first
+        # dropping the stalls off the board: cell -1 of row b is the last column of row b - 1
+        # (of the last row for row 0), always past the board, and those columns are
+        # overwritten after it.
+        stalls = state.stall_cell.reshape(num, -1) + self._rows(num)[1]
+        code.reshape(-1)[stalls] += self._MAIN
+        code[:, NUM_CELLS:] = self._EMPTY
         return code
+
+    def _rows(self, num: int) -> tuple[np.ndarray, np.ndarray]:
+        """(num, 1) row numbers, and the flat index of each row's first cell in
+        ``_cell_codes``'s array."""
+        if len(self._batch_rows[0]) != num:  # kept for the next call: B seldom changes
+            rows = np.arange(num)[:, None]
+            self._batch_rows = rows, rows * self._row_cells
+        return self._batch_rows
 
     # The vector part is table-driven: the state's small arrays are laid side by side in one
     # float32 "source" row per game (``_sources``), and every vector entry reads one source
@@ -210,17 +220,13 @@ class Observer:
 
     def _sources(self, state: CairoState) -> np.ndarray:
         """(B, S) float32 source rows in the ``_source_columns`` layout."""
-        num = state.batch_size
-        raw = np.concatenate([array.reshape(num, -1).view(np.int8)
-                              for array in self._one_byte_arrays(state)]
-                             + [(state.stall_cell < 0).reshape(num, -1).view(np.int8)], axis=1)
         money = state.money
-        derived = [state.current_player[:, None], state.vp,
-                   _CELL_XY[state.customer].reshape(num, -1), _CELL_XY[state.target],
-                   MONEY_PER_COLOUR - second_last_axis_sums(money), last_axis_sums(state.hand),
-                   (NUM_BARKERS - last_axis_sums(state.barkers))[:, None],
-                   np.minimum(state.turn, self.max_turns)[:, None]]
-        return np.concatenate([raw, money.reshape(num, -1), *derived], axis=1, dtype=np.float32)
+        return _side_by_side(
+            [*self._one_byte_arrays(state), state.stall_cell < 0, money, state.current_player,
+             state.vp, _CELL_XY[state.customer], _CELL_XY[state.target],
+             MONEY_PER_COLOUR - second_last_axis_sums(money), last_axis_sums(state.hand),
+             NUM_BARKERS - last_axis_sums(state.barkers),
+             np.minimum(state.turn, self.max_turns)], state.batch_size)
 
     def _vector_tables(self) -> tuple[np.ndarray, np.ndarray, int, np.ndarray]:
         """Per vector entry: source column and one-hot value by observer seat (P, V); how many
@@ -305,32 +311,46 @@ class Observer:
     def observe(self, state: CairoState, player: int | np.ndarray) -> np.ndarray:
         """(B, size) float32 observation of ``player`` (int or (B,) ints), see the module doc."""
         num = state.batch_size
-        # Seat p + P sees what seat p sees (the relative seats and the table rows wrap).
-        me = np.asarray(player, dtype=np.int64) % self.num_players
-        if me.ndim and me.shape != (num,):
-            me = np.broadcast_to(me, (num,))
-        source = self._sources(state)
+        me = self._seats(player, num)
         # The board by one table lookup, then the vector part over the lookup's zeros.
         out = np.take(self.cell_table, self._cell_codes(state, me), axis=0, mode="clip")
         out = out.reshape(num, self.layout.size)
-        if not me.ndim:
-            seat = int(me)
-            self._vector(source[:, self._source_column[seat]], seat, out[:, self._vector_part])
+        source, vector = self._sources(state), out[:, self._vector_part]
+        if isinstance(me, int):
+            self._vector(source[:, self._source_column[me]], me, vector)
             return out
         for seat in range(self.num_players):  # the rows of each seat read the same columns
             rows = np.flatnonzero(me == seat)
             if rows.size:
-                out[rows, self._vector_part] = self._vector(
-                    source[rows][:, self._source_column[seat]], seat)
+                vector[rows] = self._vector(source[rows][:, self._source_column[seat]], seat)
         return out
+
+    def _seats(self, player: int | np.ndarray, num: int) -> int | np.ndarray:
+        """The observer seats in [0, P) (seat p + P sees what seat p sees): a Python int when
+        one seat observes every row (a NumPy scalar would cost a call wherever it meets an
+        array), else (num,) int64."""
+        if np.size(player) == 1:
+            return int(np.reshape(player, -1)[0] if np.ndim(player) else player
+                       ) % self.num_players
+        me = np.asarray(player, dtype=np.int64) % self.num_players
+        return me if me.shape == (num,) else np.broadcast_to(me, (num,))
 
     def _vector(self, value: np.ndarray, seat: int, out: np.ndarray | None = None
                 ) -> np.ndarray:
-        """The vector part seen by ``seat`` from its source values (R, V) or (V,) (one-hot
-        tests, then scaled values, see ``_vector_tables``), into ``out`` when given."""
+        """The vector part seen by ``seat`` from its source values (R, V) (one-hot tests, then
+        scaled values, see ``_vector_tables``), into ``out`` when given."""
         if out is None:
             out = np.empty(value.shape, dtype=np.float32)
         tests = self._num_one_hot
-        np.equal(value[..., :tests], self._one_hot[seat], out=out[..., :tests])
-        np.divide(value[..., tests:], self._divisor, out=out[..., tests:])
+        np.equal(value[:, :tests], self._one_hot[seat], out=out[:, :tests])
+        np.divide(value[:, tests:], self._divisor, out=out[:, tests:])
         return out
+
+
+def _side_by_side(blocks: list[np.ndarray], num: int) -> np.ndarray:
+    """(num, S) float32: each row the rows of ``blocks`` (arrays of num rows) flattened and
+    laid side by side."""
+    if num == 1:  # one row: the flat arrays one after another, with no reshape each
+        return np.concatenate(blocks, axis=None, dtype=np.float32).reshape(1, -1)
+    return np.concatenate([block.reshape(num, -1) for block in blocks], axis=1,
+                          dtype=np.float32)
