@@ -106,16 +106,16 @@ class Observer:
         self._row_cells = self.layout.size // self.cell_features  # cells of one observation
         self._vector_part = slice(self.board_size, self.board_size + self.vector_layout.size)
         self._column, one_hot, self._num_one_hot, divisor = self._vector_tables()
-        self._one_hot = one_hot[:, : self._num_one_hot]
         self._divisor = divisor[self._num_one_hot :]
         # The columns of the one-hot tests and of the scaled values apart, so that each kind
         # reads a contiguous gather (on a strided slice of one gather, the test and the
         # division cost three to five times as much at B = 1024).
-        column = self._source_columns()
-        self._one_hot_column = column[:, : self._num_one_hot]
-        self._scaled_column = column[:, self._num_one_hot :]
+        # Per seat: the one-hot tests' columns and values, the scaled values' columns.
+        column, tests = self._source_columns(), self._num_one_hot
+        self._seat_columns = [(column[seat, :tests], one_hot[seat, :tests], column[seat, tests:])
+                              for seat in range(num_players)]
         self._num_sources = sum(width for _, width in self._source_blocks())
-        self._batch_rows = (np.empty((0, 1), dtype=np.intp),) * 2  # ``_rows`` of the last B
+        self._starts = np.empty((0, 1, 1), dtype=np.intp)  # ``_row_starts`` of the last B
 
     # ---------------------------------------------------------------- encoding
     # A cell's content code is 30 + tile - entrance (a cell holds a tile or an entrance or
@@ -159,18 +159,19 @@ class Observer:
         # dropping the stalls off the board: cell -1 of row b is the last column of row b - 1
         # (of the last row for row 0), always past the board, and those columns are
         # overwritten after it.
-        stalls = state.stall_cell.reshape(num, -1) + self._rows(num)[1]
+        stalls = state.stall_cell + self._row_starts(num)
         code.reshape(-1)[stalls] += self._MAIN
         code[:, NUM_CELLS:] = self._EMPTY
         return code
 
-    def _rows(self, num: int) -> tuple[np.ndarray, np.ndarray]:
-        """(num, 1) row numbers, and the flat index of each row's first cell in
-        ``_cell_codes``'s array."""
-        if len(self._batch_rows[0]) != num:  # kept for the next call: B seldom changes
-            rows = np.arange(num)[:, None]
-            self._batch_rows = rows, rows * self._row_cells
-        return self._batch_rows
+    def _row_starts(self, num: int) -> np.ndarray:
+        """(num, 1, 1) flat index of each row's first cell in ``_cell_codes``'s array, shaped
+        for ``stall_cell``."""
+        starts = self._starts
+        if len(starts) != num:  # kept for the next call: B seldom changes
+            starts = np.arange(0, num * self._row_cells, self._row_cells)[:, None, None]
+            self._starts = starts
+        return starts
 
     # The vector part is table-driven: the state's small arrays are laid side by side in one
     # float32 "source" row per game (``_sources``), and every vector entry reads one source
@@ -338,6 +339,8 @@ class Observer:
         """The observer seats in [0, P) (seat p + P sees what seat p sees): a Python int when
         one seat observes every row (a NumPy scalar would cost a call wherever it meets an
         array), else (num,) int64."""
+        if isinstance(player, int):  # the common case first: the AEC env's seat
+            return int(player) % self.num_players
         if np.size(player) == 1:
             return int(np.reshape(player, -1)[0] if np.ndim(player) else player
                        ) % self.num_players
@@ -352,11 +355,10 @@ class Observer:
             out = np.empty((len(source), self.vector_layout.size), dtype=np.float32)
         # ``take`` gathers C-ordered rows (``source[:, columns]`` F-ordered ones, on which the
         # test and the division cost three to five times as much at B = 1024).
+        one_hot_column, one_hot, scaled_column = self._seat_columns[seat]
         tests = self._num_one_hot
-        np.equal(source.take(self._one_hot_column[seat], axis=1), self._one_hot[seat],
-                 out=out[:, :tests])
-        np.divide(source.take(self._scaled_column[seat], axis=1), self._divisor,
-                  out=out[:, tests:])
+        np.equal(source.take(one_hot_column, axis=1), one_hot, out=out[:, :tests])
+        np.divide(source.take(scaled_column, axis=1), self._divisor, out=out[:, tests:])
         return out
 
 
