@@ -39,7 +39,6 @@ from envs.cairo.data import (
     WIDTH,
 )
 from envs.cairo.state import CairoState, Phase, Verb
-from envs.core.arrays import last_axis_sums, second_last_axis_sums
 from envs.core.layout import ObservationLayout, Piece
 
 VP_SCALE = 100.0  # VP are divided by this; 36 expansions × (7 + 5 medal VP) < 5 × 100
@@ -115,6 +114,9 @@ class Observer:
         self._seat_columns = [(column[seat, :tests], one_hot[seat, :tests], column[seat, tests:])
                               for seat in range(num_players)]
         self._num_sources = sum(width for _, width in self._source_blocks())
+        self._sums = self._sum_table()
+        # ``_sources``'s ones ("one" and the places of the sums) for the last batch size.
+        self._ones = np.empty((0, 1 + self._sums[1].shape[1]), dtype=np.int16)
         self._starts = np.empty((0, 1, 1), dtype=np.intp)  # ``_row_starts`` of the last B
 
     # ---------------------------------------------------------------- encoding
@@ -196,47 +198,75 @@ class Observer:
                 ("barker_supply", 1), ("display", DISPLAY_SLOTS), ("deck_size", 1),
                 ("discard", NUM_CARD_TYPES), ("supply", NUM_COLOURS), ("medal", NUM_COLOURS * 2),
                 ("unplaced", NUM_OWNERS * NUM_COLOURS), ("neutral_bag", NUM_COLOURS),
-                ("group_size", NUM_OWNERS * NUM_COLOURS), ("dropped", players), ("turn", 1)]
+                ("group_size", NUM_OWNERS * NUM_COLOURS), ("dropped", players), ("turn", 1),
+                ("one", 1)]  # a constant 1 that no entry reads (``_sum_table``)
 
     # The source rows are laid out by dtype (``_source_columns``): the one-byte arrays (and
     # the stalls off the board), then the int16 ones, then the int32 ones, so that a row of a
-    # batch of one is three byte strings joined (``_side_by_side``).
+    # batch of one is three byte strings joined (``_side_by_side``); the summed sources and
+    # the sums meet in the middle (``_sum_table``).
     _ONE_BYTE_SOURCES = ("stage", "phase", "verb", "colour", "picks_left", "pay_units",
-                         "pay_half", "draws_left", "hand", "known", "barkers", "display",
-                         "deck_size", "discard", "supply", "medal", "neutral_bag", "group_size",
-                         "dropped")
+                         "pay_half", "draws_left", "known", "display", "deck_size", "discard",
+                         "supply", "medal", "neutral_bag", "group_size", "dropped")
     _one_byte_arrays = operator.attrgetter(*_ONE_BYTE_SOURCES)
-    _TWO_BYTE_SOURCES = ("money", "customer", "target", "trays", "hand_sizes", "barker_supply",
-                         "turn")
+    _SUMMED_SOURCES = ("hand", "barkers", "money", "one")  # int8, int8, int16, int16
+    _SUMS = ("trays", "hand_sizes", "barker_supply")
+    _TWO_BYTE_SOURCES = ("customer", "target", "turn")
     _FOUR_BYTE_SOURCES = ("current_player", "vp")
 
     def _source_columns(self) -> np.ndarray:
         """(P, V) the ``_column`` table for the layout of ``_sources``."""
-        start, position = {}, 0
+        starts, moved = self._source_starts(), []  # old column -> column in the new layout
         for name, width in self._source_blocks():
-            start[name] = (position, width)
-            position += width
-        order = [*self._ONE_BYTE_SOURCES, "unplaced", *self._TWO_BYTE_SOURCES,
-                 *self._FOUR_BYTE_SOURCES]
-        assert sorted(order) == sorted(start)
-        moved = np.empty(position, dtype=np.intp)  # old column -> column in the new layout
-        position = 0
-        for name in order:
-            first, width = start[name]
-            moved[first:first + width] = np.arange(position, position + width)
-            position += width
-        return moved[self._column]
+            moved.extend(range(starts[name], starts[name] + width))
+        return np.array(moved, dtype=np.intp)[self._column]
+
+    def _source_starts(self) -> dict[str, int]:
+        """First column of each source in the layout of ``_sources``."""
+        widths = dict(self._source_blocks())
+        order = [*self._ONE_BYTE_SOURCES, "unplaced", *self._SUMMED_SOURCES, *self._SUMS,
+                 *self._TWO_BYTE_SOURCES, *self._FOUR_BYTE_SOURCES]
+        assert sorted(order) == sorted(widths)
+        starts = np.cumsum([0] + [widths[name] for name in order])
+        return {name: int(start) for name, start in zip(order, starts, strict=False)}
+
+    # The sums (trays, hand sizes, barker supply) are one matrix product of the summed
+    # sources just before them (hand, barkers, money, "one"), written where ``_sources``
+    # first puts ones: weight -1 or 1 on the summed columns and the constant as the weight of
+    # "one". The sums are small integers, exact in float32 whatever the order of additions.
+    def _sum_table(self) -> tuple[slice, np.ndarray, slice]:
+        """The summed source columns (S'), (S', D) float32 weights of the sums in them, and the
+        columns of the sums (D)."""
+        players, start = self.num_players, self._source_starts()
+        summed = slice(start["hand"], start["trays"])
+        table = np.zeros((summed.stop - summed.start, start["customer"] - summed.stop),
+                         dtype=np.float32)
+        hand, barkers = start["hand"] - summed.start, start["barkers"] - summed.start
+        money, one = start["money"] - summed.start, start["one"] - summed.start
+        for colour in range(NUM_COLOURS):
+            table[money + colour : money + players * NUM_COLOURS : NUM_COLOURS, colour] = -1.0
+            table[one, colour] = MONEY_PER_COLOUR
+        for seat in range(players):
+            first = hand + seat * NUM_CARD_TYPES
+            table[first : first + NUM_CARD_TYPES, NUM_COLOURS + seat] = 1.0
+        table[barkers : barkers + players, -1] = -1.0
+        table[one, -1] = NUM_BARKERS
+        return summed, table, slice(summed.stop, start["customer"])
 
     def _sources(self, state: CairoState) -> np.ndarray:
         """(B, S) float32 source rows in the ``_source_columns`` layout."""
-        money = state.money
-        return _side_by_side(
-            [[*self._one_byte_arrays(state), state.stall_cell < 0],
-             [money, _CELL_XY.take(state.customer, axis=0), _CELL_XY.take(state.target, axis=0),
-              MONEY_PER_COLOUR - second_last_axis_sums(money), last_axis_sums(state.hand),
-              NUM_BARKERS - last_axis_sums(state.barkers), np.minimum(state.turn, self.max_turns)],
+        num, ones = state.batch_size, self._ones
+        if len(ones) != num:  # kept for the next call: B seldom changes
+            ones = self._ones = np.ones((num, ones.shape[1]), dtype=np.int16)
+        source = _side_by_side(
+            [[*self._one_byte_arrays(state), state.stall_cell < 0, state.hand, state.barkers],
+             [state.money, ones, _CELL_XY.take(state.customer, axis=0),
+              _CELL_XY.take(state.target, axis=0), np.minimum(state.turn, self.max_turns)],
              [state.current_player, state.vp]],
-            state.batch_size, self._num_sources)
+            num, self._num_sources)
+        summed, table, sums = self._sums
+        np.matmul(source[:, summed], table, out=source[:, sums])
+        return source
 
     def _vector_tables(self) -> tuple[np.ndarray, np.ndarray, int, np.ndarray]:
         """Per vector entry: source column and one-hot value by observer seat (P, V); how many
