@@ -106,10 +106,9 @@ class Observer:
         self._vector_part = slice(self.board_size, self.board_size + self.vector_layout.size)
         self._column, one_hot, self._num_one_hot, divisor = self._vector_tables()
         self._divisor = divisor[self._num_one_hot :]
-        # The columns of the one-hot tests and of the scaled values apart, so that each kind
-        # reads a contiguous gather (on a strided slice of one gather, the test and the
-        # division cost three to five times as much at B = 1024).
-        # Per seat: the one-hot tests' columns and values, the scaled values' columns.
+        # Per seat: the one-hot tests' columns and values, the scaled values' columns, apart
+        # so that each kind reads a contiguous gather (on a strided slice of one gather, the
+        # test and the division cost three to five times as much at B = 1024).
         column, tests = self._source_columns(), self._num_one_hot
         self._seat_columns = [(column[seat, :tests], one_hot[seat, :tests], column[seat, tests:])
                               for seat in range(num_players)]
