@@ -39,7 +39,6 @@ from envs.cairo.data import (
     WIDTH,
 )
 from envs.cairo.state import CairoState, Phase, Verb
-from envs.core.arrays import last_axis_sums, second_last_axis_sums
 from envs.core.layout import ObservationLayout, Piece
 
 VP_SCALE = 100.0  # VP are divided by this; 36 expansions × (7 + 5 medal VP) < 5 × 100
@@ -47,7 +46,7 @@ MAX_HAND = HAND_LIMIT + DRAWS_PER_ACTION  # a hand holds at most 6 cards during 
 MAX_UNITS = MAX_GROUP_SIZE - 1  # D9 starts with at most 6 unpaid tile units
 _COPIES = int(CARD_COPIES.max())  # copies of the commonest card type
 # (on board, x, y) of every cell, index -1 (off the board) giving zeros.
-_CELL_XY = np.zeros((NUM_CELLS + 1, 3), dtype=np.float32)
+_CELL_XY = np.zeros((NUM_CELLS + 1, 3), dtype=np.int16)  # int16 like the other sources
 _CELL_XY[:NUM_CELLS] = [(1, k % WIDTH, k // WIDTH) for k in range(NUM_CELLS)]
 
 
@@ -106,55 +105,74 @@ class Observer:
         self._row_cells = self.layout.size // self.cell_features  # cells of one observation
         self._vector_part = slice(self.board_size, self.board_size + self.vector_layout.size)
         self._column, one_hot, self._num_one_hot, divisor = self._vector_tables()
-        self._one_hot = one_hot[:, : self._num_one_hot]
         self._divisor = divisor[self._num_one_hot :]
-        self._source_column = self._source_columns()
+        # Per seat: the one-hot tests' columns and values, the scaled values' columns, apart
+        # so that each kind reads a contiguous gather (on a strided slice of one gather, the
+        # test and the division cost three to five times as much at B = 1024).
+        column, tests = self._source_columns(), self._num_one_hot
+        self._seat_columns = [(column[seat, :tests], one_hot[seat, :tests], column[seat, tests:])
+                              for seat in range(num_players)]
+        self._num_sources = sum(width for _, width in self._source_blocks())
+        self._sums = self._sum_table()
+        # ``_sources``'s ones ("one" and the places of the sums) for the last batch size.
+        self._ones = np.empty((0, 1 + self._sums[1].shape[1]), dtype=np.int16)
+        self._starts = np.empty((0, 1, 1), dtype=np.intp)  # ``_row_starts`` of the last B
 
     # ---------------------------------------------------------------- encoding
-    # A cell's content code: 0 empty, 1 + g an expansion of group g, 31 + g a main stall,
-    # 61 + g an entrance (group g = owner*6 + colour); 91 codes per observer seat.
-    _EXPANSION, _MAIN, _ENTRANCE, _CODES = 1, 31, 61, 91
+    # A cell's content code is 30 + tile - entrance (a cell holds a tile or an entrance or
+    # neither, never both, and the absent one reads -1): 30 empty, 31 + g an expansion of
+    # group g, 29 - g an entrance (group g = owner*6 + colour), and 30 more on a main stall,
+    # 61 + g; 91 codes per observer seat. One subtraction makes them.
+    _EMPTY, _MAIN, _CODES = 30, 30, 91
 
     def _cell_table(self) -> np.ndarray:
         """(P * 91, F) float32 features of each (observer seat, cell content code)."""
         players, owners = self.num_players, self.num_owner_slots
         table = np.zeros((players, self._CODES, self.cell_features), dtype=np.float32)
         for me in range(players):
-            for base in (self._EXPANSION, self._MAIN, self._ENTRANCE):
-                for group in range(NUM_OWNERS * NUM_COLOURS):
-                    owner, colour = divmod(group, NUM_COLOURS)
-                    if owner >= players and owner != NEUTRAL:
-                        continue
-                    relative = owners - 1 if owner == NEUTRAL else (owner - me) % players
-                    row = table[me, base + group]
+            for group in range(NUM_OWNERS * NUM_COLOURS):
+                owner, colour = divmod(group, NUM_COLOURS)
+                if owner >= players and owner != NEUTRAL:
+                    continue
+                relative = owners - 1 if owner == NEUTRAL else (owner - me) % players
+                expansion = self._EMPTY + 1 + group
+                for code in (expansion, expansion + self._MAIN, self._EMPTY - 1 - group):
+                    row = table[me, code]
                     row[colour] = 1.0
                     row[NUM_COLOURS + relative] = 1.0
-                    row[-2] = base == self._MAIN
-                    row[-1] = base == self._ENTRANCE
+                    row[-2] = code > expansion  # main stall
+                    row[-1] = code < self._EMPTY  # entrance
         return table.reshape(-1, self.cell_features)
 
-    def _cell_codes(self, state: CairoState, me: np.ndarray) -> np.ndarray:
+    def _cell_codes(self, state: CairoState, me: int | np.ndarray) -> np.ndarray:
         """(B, ``_row_cells``) intp row of ``cell_table`` for every cell, as seen by seats
-        ``me`` (B,) or by one seat (an int in [0, P)), then 0 (all zeros) for the rest."""
-        # A cell holds a tile or an entrance or neither, never both: its code is the entrance's
-        # when there is one, else the tile's (``tile + 1`` is 0 without a tile), so the larger
-        # of the two with the entrance's zeroed where there is none (an int8 maximum costs a
-        # tenth of an int8 ``where``).
-        entrance = state.entrance
-        content = np.maximum(state.tile + 1, (entrance + self._ENTRANCE) * (entrance >= 0))
-        # Main stalls by flat index (one per row and cell): 1-D indices cost less than 2-D ones.
-        stalls = state.stall_cell.reshape(-1)
-        placed = np.flatnonzero(stalls >= 0)
-        rows = placed // (NUM_OWNERS * NUM_COLOURS)
-        content.reshape(-1)[rows * NUM_CELLS + stalls[placed]] += self._MAIN - self._EXPANSION
-        # The seat's codes in int16, then one cast into the index array (an int8 + intp sum
-        # into it costs twice as much).
-        offset = (me * self._CODES).astype(np.int16)
-        code = np.empty((state.batch_size, self._row_cells), dtype=np.intp)
-        code[:, NUM_CELLS:] = 0
-        code[:, :NUM_CELLS] = np.add(content, offset if me.ndim == 0 else offset[:, None],
-                                     dtype=np.int16)
+        ``me`` (B,) or by one seat (an int in [0, P)), then an empty cell's (all zeros) for
+        the rest."""
+        num = state.batch_size
+        code = np.empty((num, self._row_cells), dtype=np.intp)
+        # The content in int8 (a third of the cost of int16), then one int16 add of the seat's
+        # offset into the index array (an intp add costs three times as much).
+        content = np.subtract(state.tile, state.entrance)
+        seat = me * self._CODES + self._EMPTY
+        np.add(content, np.int16(seat) if isinstance(me, int) else seat.astype(np.int16)[:, None],
+               out=code[:, :NUM_CELLS])
+        # Main stalls by flat index, one per row and group, in one scatter without first
+        # dropping the stalls off the board: cell -1 of row b is the last column of row b - 1
+        # (of the last row for row 0), always past the board, and those columns are
+        # overwritten after it.
+        stalls = state.stall_cell + self._row_starts(num)
+        code.reshape(-1)[stalls] += self._MAIN
+        code[:, NUM_CELLS:] = self._EMPTY
         return code
+
+    def _row_starts(self, num: int) -> np.ndarray:
+        """(num, 1, 1) flat index of each row's first cell in ``_cell_codes``'s array, shaped
+        for ``stall_cell``."""
+        starts = self._starts
+        if len(starts) != num:  # kept for the next call: B seldom changes
+            starts = np.arange(0, num * self._row_cells, self._row_cells)[:, None, None]
+            self._starts = starts
+        return starts
 
     # The vector part is table-driven: the state's small arrays are laid side by side in one
     # float32 "source" row per game (``_sources``), and every vector entry reads one source
@@ -179,48 +197,75 @@ class Observer:
                 ("barker_supply", 1), ("display", DISPLAY_SLOTS), ("deck_size", 1),
                 ("discard", NUM_CARD_TYPES), ("supply", NUM_COLOURS), ("medal", NUM_COLOURS * 2),
                 ("unplaced", NUM_OWNERS * NUM_COLOURS), ("neutral_bag", NUM_COLOURS),
-                ("group_size", NUM_OWNERS * NUM_COLOURS), ("dropped", players), ("turn", 1)]
+                ("group_size", NUM_OWNERS * NUM_COLOURS), ("dropped", players), ("turn", 1),
+                ("one", 1)]  # a constant 1 that no entry reads (``_sum_table``)
 
-    # The source rows are laid out by dtype (``_source_columns``): the one-byte arrays side
-    # by side as bytes, then the money, then the derived values, so that one float32 cast of
-    # a few blocks makes them (``_sources``).
+    # The source rows are laid out by dtype (``_source_columns``): the one-byte arrays (and
+    # the stalls off the board), then the int16 ones, then the int32 ones, so that a row of a
+    # batch of one is three byte strings joined (``_side_by_side``); the summed sources and
+    # the sums meet in the middle (``_sum_table``).
     _ONE_BYTE_SOURCES = ("stage", "phase", "verb", "colour", "picks_left", "pay_units",
-                         "pay_half", "draws_left", "hand", "known", "barkers", "display",
-                         "deck_size", "discard", "supply", "medal", "neutral_bag", "group_size",
-                         "dropped")
+                         "pay_half", "draws_left", "known", "display", "deck_size", "discard",
+                         "supply", "medal", "neutral_bag", "group_size", "dropped")
     _one_byte_arrays = operator.attrgetter(*_ONE_BYTE_SOURCES)
-    _DERIVED_SOURCES = ("current_player", "vp", "customer", "target", "trays", "hand_sizes",
-                        "barker_supply", "turn")
+    _SUMMED_SOURCES = ("hand", "barkers", "money", "one")  # int8, int8, int16, int16
+    _SUMS = ("trays", "hand_sizes", "barker_supply")
+    _TWO_BYTE_SOURCES = ("customer", "target", "turn")
+    _FOUR_BYTE_SOURCES = ("current_player", "vp")
 
     def _source_columns(self) -> np.ndarray:
         """(P, V) the ``_column`` table for the layout of ``_sources``."""
-        start, position = {}, 0
+        starts, moved = self._source_starts(), []  # old column -> column in the new layout
         for name, width in self._source_blocks():
-            start[name] = (position, width)
-            position += width
-        order = [*self._ONE_BYTE_SOURCES, "unplaced", "money", *self._DERIVED_SOURCES]
-        assert sorted(order) == sorted(start)
-        moved = np.empty(position, dtype=np.intp)  # old column -> column in the new layout
-        position = 0
-        for name in order:
-            first, width = start[name]
-            moved[first:first + width] = np.arange(position, position + width)
-            position += width
-        return moved[self._column]
+            moved.extend(range(starts[name], starts[name] + width))
+        return np.array(moved, dtype=np.intp)[self._column]
+
+    def _source_starts(self) -> dict[str, int]:
+        """First column of each source in the layout of ``_sources``."""
+        widths = dict(self._source_blocks())
+        order = [*self._ONE_BYTE_SOURCES, "unplaced", *self._SUMMED_SOURCES, *self._SUMS,
+                 *self._TWO_BYTE_SOURCES, *self._FOUR_BYTE_SOURCES]
+        assert sorted(order) == sorted(widths)
+        starts = np.cumsum([0] + [widths[name] for name in order])
+        return {name: int(start) for name, start in zip(order, starts, strict=False)}
+
+    # The sums (trays, hand sizes, barker supply) are one matrix product of the summed
+    # sources just before them (hand, barkers, money, "one"), written where ``_sources``
+    # first puts ones: weight -1 or 1 on the summed columns and the constant as the weight of
+    # "one". The sums are small integers, exact in float32 whatever the order of additions.
+    def _sum_table(self) -> tuple[slice, np.ndarray, slice]:
+        """The summed source columns (S'), (S', D) float32 weights of the sums in them, and the
+        columns of the sums (D)."""
+        players, start = self.num_players, self._source_starts()
+        summed = slice(start["hand"], start["trays"])
+        table = np.zeros((summed.stop - summed.start, start["customer"] - summed.stop),
+                         dtype=np.float32)
+        hand, barkers = start["hand"] - summed.start, start["barkers"] - summed.start
+        money, one = start["money"] - summed.start, start["one"] - summed.start
+        for colour in range(NUM_COLOURS):
+            table[money + colour : money + players * NUM_COLOURS : NUM_COLOURS, colour] = -1.0
+            table[one, colour] = MONEY_PER_COLOUR
+        for seat in range(players):
+            first = hand + seat * NUM_CARD_TYPES
+            table[first : first + NUM_CARD_TYPES, NUM_COLOURS + seat] = 1.0
+        table[barkers : barkers + players, -1] = -1.0
+        table[one, -1] = NUM_BARKERS
+        return summed, table, slice(summed.stop, start["customer"])
 
     def _sources(self, state: CairoState) -> np.ndarray:
         """(B, S) float32 source rows in the ``_source_columns`` layout."""
-        num = state.batch_size
-        raw = np.concatenate([array.reshape(num, -1).view(np.int8)
-                              for array in self._one_byte_arrays(state)]
-                             + [(state.stall_cell < 0).reshape(num, -1).view(np.int8)], axis=1)
-        money = state.money
-        derived = [state.current_player[:, None], state.vp,
-                   _CELL_XY[state.customer].reshape(num, -1), _CELL_XY[state.target],
-                   MONEY_PER_COLOUR - second_last_axis_sums(money), last_axis_sums(state.hand),
-                   (NUM_BARKERS - last_axis_sums(state.barkers))[:, None],
-                   np.minimum(state.turn, self.max_turns)[:, None]]
-        return np.concatenate([raw, money.reshape(num, -1), *derived], axis=1, dtype=np.float32)
+        num, ones = state.batch_size, self._ones
+        if len(ones) != num:  # kept for the next call: B seldom changes
+            ones = self._ones = np.ones((num, ones.shape[1]), dtype=np.int16)
+        source = _side_by_side(
+            [[*self._one_byte_arrays(state), state.stall_cell < 0, state.hand, state.barkers],
+             [state.money, ones, _CELL_XY.take(state.customer, axis=0),
+              _CELL_XY.take(state.target, axis=0), np.minimum(state.turn, self.max_turns)],
+             [state.current_player, state.vp]],
+            num, self._num_sources)
+        summed, table, sums = self._sums
+        np.matmul(source[:, summed], table, out=source[:, sums])
+        return source
 
     def _vector_tables(self) -> tuple[np.ndarray, np.ndarray, int, np.ndarray]:
         """Per vector entry: source column and one-hot value by observer seat (P, V); how many
@@ -305,32 +350,59 @@ class Observer:
     def observe(self, state: CairoState, player: int | np.ndarray) -> np.ndarray:
         """(B, size) float32 observation of ``player`` (int or (B,) ints), see the module doc."""
         num = state.batch_size
-        # Seat p + P sees what seat p sees (the relative seats and the table rows wrap).
-        me = np.asarray(player, dtype=np.int64) % self.num_players
-        if me.ndim and me.shape != (num,):
-            me = np.broadcast_to(me, (num,))
-        source = self._sources(state)
+        me = self._seats(player, num)
         # The board by one table lookup, then the vector part over the lookup's zeros.
         out = np.take(self.cell_table, self._cell_codes(state, me), axis=0, mode="clip")
         out = out.reshape(num, self.layout.size)
-        if not me.ndim:
-            seat = int(me)
-            self._vector(source[:, self._source_column[seat]], seat, out[:, self._vector_part])
+        source, vector = self._sources(state), out[:, self._vector_part]
+        if isinstance(me, int):
+            self._vector(source, me, vector)
             return out
         for seat in range(self.num_players):  # the rows of each seat read the same columns
             rows = np.flatnonzero(me == seat)
             if rows.size:
-                out[rows, self._vector_part] = self._vector(
-                    source[rows][:, self._source_column[seat]], seat)
+                vector[rows] = self._vector(source[rows], seat)
         return out
 
-    def _vector(self, value: np.ndarray, seat: int, out: np.ndarray | None = None
+    def _seats(self, player: int | np.ndarray, num: int) -> int | np.ndarray:
+        """The observer seats in [0, P) (seat p + P sees what seat p sees): a Python int when
+        one seat observes every row (a NumPy scalar would cost a call wherever it meets an
+        array), else (num,) int64."""
+        if isinstance(player, int):  # the common case first: the AEC env's seat
+            return int(player) % self.num_players
+        if np.size(player) == 1:
+            return int(np.reshape(player, -1)[0] if np.ndim(player) else player
+                       ) % self.num_players
+        me = np.asarray(player, dtype=np.int64) % self.num_players
+        return me if me.shape == (num,) else np.broadcast_to(me, (num,))
+
+    def _vector(self, source: np.ndarray, seat: int, out: np.ndarray | None = None
                 ) -> np.ndarray:
-        """The vector part seen by ``seat`` from its source values (R, V) or (V,) (one-hot
-        tests, then scaled values, see ``_vector_tables``), into ``out`` when given."""
+        """The vector part (R, V) seen by ``seat`` from source rows (R, S) (one-hot tests, then
+        scaled values, see ``_vector_tables``), into ``out`` when given."""
         if out is None:
-            out = np.empty(value.shape, dtype=np.float32)
+            out = np.empty((len(source), self.vector_layout.size), dtype=np.float32)
+        # ``take`` gathers C-ordered rows (``source[:, columns]`` F-ordered ones, on which the
+        # test and the division cost three to five times as much at B = 1024).
+        one_hot_column, one_hot, scaled_column = self._seat_columns[seat]
         tests = self._num_one_hot
-        np.equal(value[..., :tests], self._one_hot[seat], out=out[..., :tests])
-        np.divide(value[..., tests:], self._divisor, out=out[..., tests:])
+        np.equal(source.take(one_hot_column, axis=1), one_hot, out=out[:, :tests])
+        np.divide(source.take(scaled_column, axis=1), self._divisor, out=out[:, tests:])
         return out
+
+
+def _side_by_side(groups: list[list[np.ndarray]], num: int, width: int) -> np.ndarray:
+    """(num, width) float32: each row the rows of the arrays of ``groups`` (arrays of num
+    rows, of one dtype in each group but for bools among int8) flattened side by side."""
+    if num == 1:
+        # One row: each group's bytes joined (a tenth of the cost of a concatenate, which
+        # costs about 0.3 us an array), read back in the group's dtype. A non-contiguous array
+        # or an unexpected dtype (the sizes would not add up) takes the general way.
+        try:
+            parts = [np.frombuffer(b"".join(group), group[0].dtype) for group in groups]
+        except BufferError:
+            parts = []
+        if sum(map(len, parts)) == width:
+            return np.concatenate(parts, dtype=np.float32).reshape(1, width)
+    return np.concatenate([block.reshape(num, -1) for group in groups for block in group],
+                          axis=1, dtype=np.float32)
