@@ -14,6 +14,7 @@ own money only.
 
 from __future__ import annotations
 
+import functools
 import operator
 from typing import Any
 
@@ -114,9 +115,6 @@ class Observer:
                               for seat in range(num_players)]
         self._num_sources = sum(width for _, width in self._source_blocks())
         self._sums = self._sum_table()
-        # ``_sources``'s ones ("one" and the places of the sums) for the last batch size.
-        self._ones = np.empty((0, 1 + self._sums[1].shape[1]), dtype=np.int16)
-        self._starts = np.empty((0, 1, 1), dtype=np.intp)  # ``_row_starts`` of the last B
 
     # ---------------------------------------------------------------- encoding
     # A cell's content code is 30 + tile - entrance (a cell holds a tile or an entrance or
@@ -160,19 +158,10 @@ class Observer:
         # dropping the stalls off the board: cell -1 of row b is the last column of row b - 1
         # (of the last row for row 0), always past the board, and those columns are
         # overwritten after it.
-        stalls = state.stall_cell + self._row_starts(num)
+        stalls = state.stall_cell + _row_starts(num, self._row_cells)
         code.reshape(-1)[stalls] += self._MAIN
         code[:, NUM_CELLS:] = self._EMPTY
         return code
-
-    def _row_starts(self, num: int) -> np.ndarray:
-        """(num, 1, 1) flat index of each row's first cell in ``_cell_codes``'s array, shaped
-        for ``stall_cell``."""
-        starts = self._starts
-        if len(starts) != num:  # kept for the next call: B seldom changes
-            starts = np.arange(0, num * self._row_cells, self._row_cells)[:, None, None]
-            self._starts = starts
-        return starts
 
     # The vector part is table-driven: the state's small arrays are laid side by side in one
     # float32 "source" row per game (``_sources``), and every vector entry reads one source
@@ -254,9 +243,8 @@ class Observer:
 
     def _sources(self, state: CairoState) -> np.ndarray:
         """(B, S) float32 source rows in the ``_source_columns`` layout."""
-        num, ones = state.batch_size, self._ones
-        if len(ones) != num:  # kept for the next call: B seldom changes
-            ones = self._ones = np.ones((num, ones.shape[1]), dtype=np.int16)
+        num = state.batch_size
+        ones = _ones(num, 1 + self._sums[1].shape[1])
         source = _side_by_side(
             [[*self._one_byte_arrays(state), state.stall_cell < 0, state.hand, state.barkers],
              [state.money, ones, _CELL_XY.take(state.customer, axis=0),
@@ -389,6 +377,24 @@ class Observer:
         np.equal(source.take(one_hot_column, axis=1), one_hot, out=out[:, :tests])
         np.divide(source.take(scaled_column, axis=1), self._divisor, out=out[:, tests:])
         return out
+
+
+# Constant arrays of a batch size, made once per size (B seldom changes) and never written.
+@functools.lru_cache(maxsize=8)
+def _row_starts(num: int, row_cells: int) -> np.ndarray:
+    """(num, 1, 1) flat index of each row's first cell in an array of ``row_cells`` cells a
+    row, shaped for ``stall_cell``."""
+    starts = np.arange(0, num * row_cells, row_cells)[:, None, None]
+    starts.flags.writeable = False
+    return starts
+
+
+@functools.lru_cache(maxsize=8)
+def _ones(num: int, width: int) -> np.ndarray:
+    """(num, width) int16 ones: ``_sources``'s column "one" and the places of its sums."""
+    ones = np.ones((num, width), dtype=np.int16)
+    ones.flags.writeable = False
+    return ones
 
 
 def _side_by_side(groups: list[list[np.ndarray]], num: int, width: int) -> np.ndarray:
