@@ -230,22 +230,26 @@ def has_cell(boards: np.ndarray, cells: np.ndarray) -> np.ndarray:
 
 # ---------------------------------------------------------------- neighbourhood shifts
 _RING_STEPS = ((0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1))
-_COLUMN = np.arange(NUM_CELLS) % WIDTH
-# Per direction N, E, S, W: the flat index offset of the neighbour, and the cells whose
-# neighbour that way lies on the grid by column (a row shift alone would wrap to the next row).
+# Per direction N, E, S, W: the flat index offset of the neighbour, and the grid column whose
+# neighbour that way lies off the grid (None: vertical, where a shifted slice of the flat cells
+# reads no other row's cell) but which a shifted slice gives the next or previous row's cell.
 _STEP = [dx + WIDTH * dy for dx, dy in DIRECTIONS]
-_ON_GRID = [(_COLUMN + dx >= 0) & (_COLUMN + dx < WIDTH) for dx, _ in DIRECTIONS]
+_OFF_COLUMN = [None if dx == 0 else (WIDTH - 1 if dx > 0 else 0) for dx, _ in DIRECTIONS]
 
 
 def _neighbour_values(mask: np.ndarray, direction: int, out: np.ndarray) -> None:
     """Write into ``out`` (M, 182), zero beforehand, the value of ``mask`` (M, 182) at each
     cell's neighbour in ``direction`` (0 off the grid), by one shifted slice of the flat cells
-    (bool or integer values: the on-grid test multiplies)."""
+    (bool or integer values)."""
     step = _STEP[direction]
     if step > 0:
-        np.multiply(mask[:, step:], _ON_GRID[direction][:-step], out=out[:, :-step])
+        out[:, :-step] = mask[:, step:]
     else:
-        np.multiply(mask[:, :step], _ON_GRID[direction][-step:], out=out[:, -step:])
+        out[:, -step:] = mask[:, :step]
+    column = _OFF_COLUMN[direction]
+    if column is not None:  # a plain copy and one column cleared: a product costs twice that
+        # (a view of the rows of ``out`` as a grid: copy=False raises rather than copy)
+        np.reshape(out, (*out.shape[:-1], HEIGHT, WIDTH), copy=False)[..., column] = 0
 
 
 def neighbour_planes(mask: np.ndarray) -> np.ndarray:
