@@ -63,6 +63,7 @@ def _neighbour_table() -> np.ndarray:
 
 
 NEIGHBOURS = _neighbour_table()  # (182, 4) intp
+_NEAR_ON_GRID = np.where(NEIGHBOURS == OUTSIDE, 0, NEIGHBOURS)  # off-grid neighbours as cell 0
 
 
 # ---------------------------------------------------------------- bitboards
@@ -225,7 +226,9 @@ def has_cell(boards: np.ndarray, cells: np.ndarray) -> np.ndarray:
     """Whether each board holds the given cell: boards (M, 4), cells (M,) or (M, n) ints >= 0."""
     cells = np.asarray(cells)
     rows = np.arange(boards.shape[0]).reshape((-1,) + (1,) * (cells.ndim - 1))
-    return (boards[rows, CELL_WORD[cells]] & CELL_BIT[cells]) != 0
+    # ``take`` on the flat words and tables: a third less than two-axis fancy indexing.
+    words = np.ascontiguousarray(boards).reshape(-1).take(rows * NUM_WORDS + CELL_WORD.take(cells))
+    return (words & CELL_BIT.take(cells)) != 0
 
 
 # ---------------------------------------------------------------- neighbourhood shifts
@@ -519,9 +522,12 @@ class Reachability:
             and the start cell (n,).
         """
         near = NEIGHBOURS[cells]  # (n, 4)
-        walkable = (near != OUTSIDE) & self.walk[boards[:, None], np.minimum(near, OUTSIDE - 1)]
-        first = near[np.arange(boards.size), np.argmax(walkable, axis=1)]
+        # The flat walkable cells read by ``take`` (off-grid neighbours read cell 0 and are
+        # then cleared): a third less than two-axis fancy indexing.
+        flat_near = boards[:, None] * NUM_CELLS + _NEAR_ON_GRID.take(cells, axis=0)
+        walkable = (near != OUTSIDE) & self.walk.reshape(-1).take(flat_near)
         pairs = np.arange(boards.size)
+        first = near.reshape(-1).take(pairs * 4 + np.argmax(walkable, axis=1))
         walk_without = self.walk_bits[boards]
         walk_without[pairs, CELL_WORD[cells]] &= ~CELL_BIT[cells]
         reached = np.zeros_like(walk_without)
