@@ -251,8 +251,7 @@ def _neighbour_values(mask: np.ndarray, direction: int, out: np.ndarray) -> None
         out[:, -step:] = mask[:, :step]
     column = _OFF_COLUMN[direction]
     if column is not None:  # a plain copy and one column cleared: a product costs twice that
-        # (a view of the rows of ``out`` as a grid: copy=False raises rather than copy)
-        np.reshape(out, (*out.shape[:-1], HEIGHT, WIDTH), copy=False)[..., column] = 0
+        out[..., column::WIDTH] = 0
 
 
 def neighbour_planes(mask: np.ndarray) -> np.ndarray:
