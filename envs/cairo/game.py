@@ -380,9 +380,13 @@ class CairoGame(Game[CairoState]):
     def _end_step(self, state: CairoState, rows: np.ndarray) -> None:
         """After the effects of a step (or of a round of automatic decisions) on ``rows``:
         end the turns that are over (``END.TURN_OVER``) and set up the next placements
-        (``END.PLACED``), then skip the impossible placements. The boards the step changed
-        are analysed by the masks that ask next (``legality.board_analysis``): the next
-        turns' masks ask about all of them at once."""
+        (``END.PLACED``), then skip the impossible placements.
+
+        The boards the step changed are analysed by the masks that ask next
+        (``legality.board_analysis``: the next turns' masks ask about all of them at once),
+        unless the placements' check needs its boards' analysis now: then every board the
+        step ended a turn or a placement on is analysed in that pass (an analysis costs
+        about as much for a few boards as for a hundred)."""
         ending = rows[state.phase[rows] >= END.TURN_OVER]
         if not ending.size:
             return  # most sub-steps of a turn (a card, a coin, a first draw) end nothing
@@ -390,6 +394,8 @@ class CairoGame(Game[CairoState]):
         placed = ending[phase == END.PLACED]
         self._end_turns(state, ending[phase != END.PLACED])
         placing = self._set_up_placements(state, placed) if placed.size else placed
+        if placing.size:
+            legality.board_analysis(state, ending[~state.done[ending]])
         self._skip_impossible_placements(state, placing)
 
     def _apply_place_colour(self, state: CairoState, idx: np.ndarray, action: np.ndarray) -> None:
