@@ -287,7 +287,7 @@ def turn_mask(state: CairoState, rows: np.ndarray, move_requires_blocked: bool,
 
     What the board allows any seat (``board_analysis``: per section, the colours with a cell
     for a new stall and for an expansion of each seat) meets the sections the seat's cards
-    and money pay for. A movable stall whose colour the board offers no such cell is checked
+    and money pay for. A movable stall to whose colour the board offers no such cell is checked
     on a board of its own with it lifted.
     """
     num = rows.size
