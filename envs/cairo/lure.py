@@ -28,8 +28,7 @@ def lure_options(state: CairoState, rows: np.ndarray
     seat = state.current_player[rows].astype(np.intp)
     colour = state.colour[rows].astype(np.intp)
     cells = state.entrance_cell[rows, :, colour]  # (R, 5)
-    customers = customer_cells(state, rows)
-    valid = (cells >= 0) & ~per_row(customers, np.maximum(cells, 0))
+    valid = _free_entrances(state, rows, cells)
     walk = MARKET & (state.tile[rows] < 0)
     dist = walk_distances(walk, state.customer[rows, colour], cells, valid)
     valid &= dist >= 0
@@ -45,6 +44,11 @@ def lure_available(state: CairoState, rows: np.ndarray) -> np.ndarray:
 
     The nearest candidate always costs 0 barkers, so a candidate is all a lure needs.
     """
-    cells = state.entrance_cell[rows]  # (R, 5, 6)
-    free = (cells >= 0) & ~per_row(customer_cells(state, rows), np.maximum(cells, 0))
+    free = _free_entrances(state, rows, state.entrance_cell[rows])  # (R, 5, 6)
     return (state.customer[rows] >= 0) & free.any(axis=1)
+
+
+def _free_entrances(state: CairoState, rows: np.ndarray, cells: np.ndarray) -> np.ndarray:
+    """(R, ...) bool: the entrance ``cells`` (R, ...) of the rows, -1 for none, that exist
+    and have no customer on them: a lure's candidates (§5.7)."""
+    return (cells >= 0) & ~per_row(customer_cells(state, rows), np.maximum(cells, 0))

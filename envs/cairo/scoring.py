@@ -6,7 +6,7 @@ import numpy as np
 
 from envs.cairo.data import GOLD, MEDAL_VP, MONEY_PER_COLOUR, SILVER
 from envs.cairo.state import CairoState
-from envs.core.arrays import last_axis_sums
+from envs.core.arrays import last_axis_sums, second_last_axis_sums
 
 COIN_SET = 3  # 1 VP per 3 money left at the end (§7.2)
 
@@ -14,7 +14,7 @@ COIN_SET = 3  # 1 VP per 3 money left at the end (§7.2)
 def tray(state: CairoState, idx: np.ndarray | None = None) -> np.ndarray:
     """(B, 6) money left in each colour's tray (the bank, §2.2); (R, 6) of rows ``idx``."""
     money = state.money if idx is None else state.money[idx]
-    return MONEY_PER_COLOUR - money.sum(axis=1)
+    return MONEY_PER_COLOUR - second_last_axis_sums(money)
 
 
 def award_expansion(state: CairoState, idx: np.ndarray, seat: np.ndarray,
@@ -66,7 +66,7 @@ def pay_lure(state: CairoState, idx: np.ndarray, seat: np.ndarray, colour: np.nd
     num_players = state.vp.shape[1]
     size = state.group_size[idx, owner, colour].astype(np.int32)
     own = owner == seat
-    left = MONEY_PER_COLOUR - last_axis_sums(state.money[idx, :, colour])  # the colour's tray
+    left = tray(state, idx)[np.arange(idx.size), colour]
     to_active = np.minimum(np.where(own, size, 1), left)
     state.money[idx, seat, colour] += to_active
     other = ~own & (owner < num_players)
