@@ -233,9 +233,9 @@ def has_cell(boards: np.ndarray, cells: np.ndarray) -> np.ndarray:
 
 # ---------------------------------------------------------------- neighbourhood shifts
 _RING_STEPS = ((0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1))
-# Per direction N, E, S, W: the flat index offset of the neighbour, and the grid column whose
-# neighbour that way lies off the grid (None: vertical, where a shifted slice of the flat cells
-# reads no other row's cell) but which a shifted slice gives the next or previous row's cell.
+# Per direction N, E, S, W: the flat index offset of the neighbour, and the grid column that a
+# shifted slice of the flat cells fills from the next or previous row (its neighbour that way
+# lies off the grid), to be cleared; None for N and S, which shift whole rows.
 _STEP = [dx + WIDTH * dy for dx, dy in DIRECTIONS]
 _OFF_COLUMN = [None if dx == 0 else (WIDTH - 1 if dx > 0 else 0) for dx, _ in DIRECTIONS]
 

@@ -24,7 +24,7 @@ from envs.cairo.data import (
     THREE_CARDS,
 )
 from envs.cairo.state import CairoState
-from envs.core.arrays import last_axis_sums, second_last_axis_sums
+from envs.core.arrays import last_axis_sums, second_last_axis_sums, take_along_rows
 
 _COLOURS = np.arange(NUM_COLOURS)
 _STANDARD_SECTION = np.arange(NUM_STANDARD_TYPES)  # the section of each standard card type
@@ -72,16 +72,9 @@ def hand_known(state: CairoState, rows: np.ndarray) -> np.ndarray:
     return last_axis_sums(state.known[rows, seat]) == last_axis_sums(state.hand[rows, seat])
 
 
-def per_row(values: np.ndarray, index: np.ndarray) -> np.ndarray:
-    """``values[r, index[r, ...]]`` for (R, n) values and (R,) or (R, ...) index (what
-    ``np.take_along_axis`` gives, at a fraction of its call overhead)."""
-    rows = np.arange(len(index)).reshape((-1,) + (1,) * (index.ndim - 1))
-    return values[rows, index]
-
-
 def colour_money(money: np.ndarray, colour: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Each row's money (R, 6) in ``colour`` (R,) or (R, K), and its money in the others."""
-    h = per_row(money, colour)
+    h = take_along_rows(money, colour)
     return h, last_axis_sums(money).reshape((-1,) + (1,) * (colour.ndim - 1)) - h
 
 

@@ -6,10 +6,9 @@ from __future__ import annotations
 import numpy as np
 
 from envs.cairo.board import customer_cells, walk_distances
-from envs.cairo.cards import per_row
 from envs.cairo.data import MARKET
 from envs.cairo.state import CairoState
-from envs.core.arrays import last_axis_sums
+from envs.core.arrays import last_axis_sums, take_along_rows
 
 
 def lure_options(state: CairoState, rows: np.ndarray
@@ -51,4 +50,4 @@ def lure_available(state: CairoState, rows: np.ndarray) -> np.ndarray:
 def _free_entrances(state: CairoState, rows: np.ndarray, cells: np.ndarray) -> np.ndarray:
     """(R, ...) bool: the entrance ``cells`` (R, ...) of the rows, -1 for none, that exist
     and have no customer on them: a lure's candidates (§5.7)."""
-    return (cells >= 0) & ~per_row(customer_cells(state, rows), np.maximum(cells, 0))
+    return (cells >= 0) & ~take_along_rows(customer_cells(state, rows), np.maximum(cells, 0))

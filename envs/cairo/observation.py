@@ -39,7 +39,9 @@ from envs.cairo.data import (
     THREE_CARDS,
     WIDTH,
 )
+from envs.cairo.scoring import tray
 from envs.cairo.state import CairoState, Phase, Verb
+from envs.core.arrays import last_axis_sums
 from envs.core.layout import ObservationLayout, Piece
 
 VP_SCALE = 100.0  # VP are divided by this; 36 expansions × (7 + 5 medal VP) < 5 × 100
@@ -114,7 +116,6 @@ class Observer:
         self._seat_columns = [(column[seat, :tests], one_hot[seat, :tests], column[seat, tests:])
                               for seat in range(num_players)]
         self._num_sources = sum(width for _, width in self._source_blocks())
-        self._sums = self._sum_table()
 
     # ---------------------------------------------------------------- encoding
     # A cell's content code is 30 + tile - entrance (a cell holds a tile or an entrance or
@@ -186,20 +187,17 @@ class Observer:
                 ("barker_supply", 1), ("display", DISPLAY_SLOTS), ("deck_size", 1),
                 ("discard", NUM_CARD_TYPES), ("supply", NUM_COLOURS), ("medal", NUM_COLOURS * 2),
                 ("unplaced", NUM_OWNERS * NUM_COLOURS), ("neutral_bag", NUM_COLOURS),
-                ("group_size", NUM_OWNERS * NUM_COLOURS), ("dropped", players), ("turn", 1),
-                ("one", 1)]  # a constant 1 that no entry reads (``_sum_table``)
+                ("group_size", NUM_OWNERS * NUM_COLOURS), ("dropped", players), ("turn", 1)]
 
     # The source rows are laid out by dtype (``_source_columns``): the one-byte arrays (and
     # the stalls off the board), then the int16 ones, then the int32 ones, so that a row of a
-    # batch of one is three byte strings joined (``_side_by_side``); the summed sources and
-    # the sums meet in the middle (``_sum_table``).
+    # batch of one is three byte strings joined (``_side_by_side``).
     _ONE_BYTE_SOURCES = ("stage", "phase", "verb", "colour", "picks_left", "pay_units",
                          "pay_half", "draws_left", "known", "display", "deck_size", "discard",
                          "supply", "medal", "neutral_bag", "group_size", "dropped")
     _one_byte_arrays = operator.attrgetter(*_ONE_BYTE_SOURCES)
-    _SUMMED_SOURCES = ("hand", "barkers", "money", "one")  # int8, int8, int16, int16
-    _SUMS = ("trays", "hand_sizes", "barker_supply")
-    _TWO_BYTE_SOURCES = ("customer", "target", "turn")
+    _TWO_BYTE_SOURCES = ("money", "trays", "hand_sizes", "barker_supply", "customer", "target",
+                         "turn")
     _FOUR_BYTE_SOURCES = ("current_player", "vp")
 
     def _source_columns(self) -> np.ndarray:
@@ -212,48 +210,21 @@ class Observer:
     def _source_starts(self) -> dict[str, int]:
         """First column of each source in the layout of ``_sources``."""
         widths = dict(self._source_blocks())
-        order = [*self._ONE_BYTE_SOURCES, "unplaced", *self._SUMMED_SOURCES, *self._SUMS,
+        order = [*self._ONE_BYTE_SOURCES, "unplaced", "hand", "barkers",
                  *self._TWO_BYTE_SOURCES, *self._FOUR_BYTE_SOURCES]
         assert sorted(order) == sorted(widths)
         starts = np.cumsum([0] + [widths[name] for name in order])
         return {name: int(start) for name, start in zip(order, starts, strict=False)}
 
-    # The sums (trays, hand sizes, barker supply) are one matrix product of the summed
-    # sources just before them (hand, barkers, money, "one"), written where ``_sources``
-    # first puts ones: weight -1 or 1 on the summed columns and the constant as the weight of
-    # "one". The sums are small integers, exact in float32 whatever the order of additions.
-    def _sum_table(self) -> tuple[slice, np.ndarray, slice]:
-        """The summed source columns (S'), (S', D) float32 weights of the sums in them, and the
-        columns of the sums (D)."""
-        players, start = self.num_players, self._source_starts()
-        summed = slice(start["hand"], start["trays"])
-        table = np.zeros((summed.stop - summed.start, start["customer"] - summed.stop),
-                         dtype=np.float32)
-        hand, barkers = start["hand"] - summed.start, start["barkers"] - summed.start
-        money, one = start["money"] - summed.start, start["one"] - summed.start
-        for colour in range(NUM_COLOURS):
-            table[money + colour : money + players * NUM_COLOURS : NUM_COLOURS, colour] = -1.0
-            table[one, colour] = MONEY_PER_COLOUR
-        for seat in range(players):
-            first = hand + seat * NUM_CARD_TYPES
-            table[first : first + NUM_CARD_TYPES, NUM_COLOURS + seat] = 1.0
-        table[barkers : barkers + players, -1] = -1.0
-        table[one, -1] = NUM_BARKERS
-        return summed, table, slice(summed.stop, start["customer"])
-
     def _sources(self, state: CairoState) -> np.ndarray:
         """(B, S) float32 source rows in the ``_source_columns`` layout."""
-        num = state.batch_size
-        ones = _ones(num, 1 + self._sums[1].shape[1])
-        source = _side_by_side(
+        return _side_by_side(
             [[*self._one_byte_arrays(state), state.stall_cell < 0, state.hand, state.barkers],
-             [state.money, ones, _CELL_XY.take(state.customer, axis=0),
+             [state.money, tray(state), last_axis_sums(state.hand),
+              NUM_BARKERS - last_axis_sums(state.barkers), _CELL_XY.take(state.customer, axis=0),
               _CELL_XY.take(state.target, axis=0), np.minimum(state.turn, self.max_turns)],
              [state.current_player, state.vp]],
-            num, self._num_sources)
-        summed, table, sums = self._sums
-        np.matmul(source[:, summed], table, out=source[:, sums])
-        return source
+            state.batch_size, self._num_sources)
 
     def _vector_tables(self) -> tuple[np.ndarray, np.ndarray, int, np.ndarray]:
         """Per vector entry: source column and one-hot value by observer seat (P, V); how many
@@ -387,14 +358,6 @@ def _row_starts(num: int, row_cells: int) -> np.ndarray:
     starts = np.arange(0, num * row_cells, row_cells)[:, None, None]
     starts.flags.writeable = False
     return starts
-
-
-@functools.lru_cache(maxsize=8)
-def _ones(num: int, width: int) -> np.ndarray:
-    """(num, width) int16 ones: ``_sources``'s column "one" and the places of its sums."""
-    ones = np.ones((num, width), dtype=np.int16)
-    ones.flags.writeable = False
-    return ones
 
 
 def _side_by_side(groups: list[list[np.ndarray]], num: int, width: int) -> np.ndarray:

@@ -162,7 +162,7 @@ def test_walk_distances_of_many_boards_match_breadth_first_search():
 
 
 def test_reachability_few_boards_path_matches_many():
-    """The Python-int path for a few boards (with its bit-parallel ring test) answers as the
+    """The Python-int path for one board (with its bit-parallel ring test) answers as the
     bitboard path for many does."""
     rng = np.random.default_rng(7)
     boards = [_random_board(rng) for _ in range(20)]
