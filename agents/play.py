@@ -113,7 +113,7 @@ def play(game: Game, seat: int, opponents: dict[int, agents.Agent], names: Seque
 
 def _show_automatic(game: Game, state: BatchState, out: TextIO) -> None:
     for actor, phase, action in game.step_record(state).automatic_of(0):
-        print(f"player_{actor} {game.decisions[phase].name}: {game.action_name(action)} "
+        print(f"player_{actor} {game.phase_name(phase)}: {game.action_name(action)} "
               "(automatic: the only legal action)", file=out)
 
 

@@ -128,7 +128,7 @@ def soak_wave(game, batch: int, seed: int, policy=None,
         state = game.step(state, actions)
         for auto in game.step_record(state).automatic:
             for phase, n in zip(*np.unique(auto.phases, return_counts=True), strict=True):
-                counts[f"automatic {game.decisions[int(phase)].name}"] += int(n)
+                counts[f"automatic {game.phase_name(int(phase))}"] += int(n)
         steps += int(live.sum())
         problems = game.check_invariants(state)
         if problems:

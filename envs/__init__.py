@@ -35,11 +35,19 @@ def make_env(env_id: str, num_players: int | None = None, render_mode: str | Non
 
 
 def make_vec(env_id: str, num_envs: int, num_players: int | None = None, seed: int = 0,
-             **options: Any):
-    """``num_envs`` games stepped at once, finished games reset automatically."""
+             threads: int | None = None, **options: Any):
+    """``num_envs`` games stepped at once, finished games reset automatically.
+
+    ``threads``: how many threads a compiled game's batch kernels use (default
+    ``$TRADEWINDS_THREADS``, else 1); not a rule option, the games are the same.
+    """
+    from envs.core.compiled import CompiledGame
     from envs.core.vec import VecGameEnv
 
-    return VecGameEnv(make_game(env_id, num_players, **options), num_envs=num_envs, seed=seed)
+    game = make_game(env_id, num_players, **options)
+    if threads is not None and isinstance(game, CompiledGame):
+        game.with_threads(threads)
+    return VecGameEnv(game, num_envs=num_envs, seed=seed)
 
 
 __all__ = [

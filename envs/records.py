@@ -102,7 +102,7 @@ class Recorder:
 
     def _automatic(self, state: BatchState, step: int) -> None:
         for seat, phase, action in self.game.step_record(state).automatic_of(self.row):
-            self.moves.append(Move(step, seat, self.game.decisions[phase].name, action,
+            self.moves.append(Move(step, seat, self.game.phase_name(phase), action,
                                    self.game.action_name(action), automatic=True))
 
     def lines(self) -> list[str]:
@@ -162,7 +162,7 @@ class GameRecord:
         raise AssertionError("unreachable")
 
     def _check_automatic(self, state: BatchState, step: int) -> None:
-        done = [(s, self.game.decisions[p].name, a)
+        done = [(s, self.game.phase_name(p), a)
                 for s, p, a in self.game.step_record(state).automatic_of(0)]
         recorded = [(m.seat, m.decision, m.action) for m in self.moves
                     if m.automatic and m.step == step]

@@ -61,7 +61,7 @@ def playthrough(env_id: str, players: int) -> str:
 
 def _automatic(game, state) -> list[str]:
     record = game.step_record(state)
-    lines = [f"     auto seat {seat} {game.decisions[phase].name} -> {game.action_name(action)}"
+    lines = [f"     auto seat {seat} {game.phase_name(phase)} -> {game.action_name(action)}"
              for seat, phase, action in record.automatic_of(0)]
     seats = np.flatnonzero(record.revealed[0]).tolist()
     if seats:

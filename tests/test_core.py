@@ -158,22 +158,10 @@ def test_a_decision_forced_by_public_information_is_applied_and_recorded():
     assert game.step_record(state).automatic == ()
 
 
-def test_a_forced_predicate_with_several_legal_actions_is_a_game_bug():
-    import dataclasses
-
-    game, state = _toy_before_a_forced_draw()
-    state.deck_pos[:] = 8  # the deck is not empty: two sources, but the predicate says forced
-    game.invalidate(state)
-    draw = game.decisions[1]
-    game.decisions = {**game.decisions, 1: dataclasses.replace(
-        draw, forced=lambda s, rows: np.ones(rows.size, dtype=bool))}
-    with pytest.raises(RuntimeError, match="is forced but has 2 legal actions"):
-        game.step(state, np.array([3, 3]))
-
-
 def test_an_automatic_chain_longer_than_max_chain_is_a_game_bug():
     game, state = _toy_before_a_forced_draw()
     game.max_chain = 0
+    state.auto = state.auto[:, :0]  # the step record holds no automatic decision
     with pytest.raises(RuntimeError, match="more than max_chain=0 automatic decisions"):
         game.step(state, np.array([3, 3]))
 
@@ -209,23 +197,27 @@ def test_default_player_count_and_option_choices():
         Choosy(2, variant="fast")
 
 
-def test_forget_rows_and_invalidate_drop_the_cached_mask():
+def test_refresh_gives_a_position_edited_by_hand_its_masks():
+    """The masks are a field of the state; after editing a position by hand, ``refresh``
+    recomputes them (applying nothing) and ``settle`` also applies the forced decisions."""
     import envs
 
+    game, state = _toy_before_a_forced_draw()
+    state.hands[1, 0] = [1, 1, 0, 0]  # row 1: seat 0 may now play 0 or 1
+    game.refresh(state)
+    assert game.action_name(int(np.flatnonzero(state.legal_mask[0])[0])) == "PLAY_3"
+    assert [game.action_name(a) for a in np.flatnonzero(state.legal_mask[1])] == [
+        "PLAY_0", "PLAY_1"]
     game = envs.make_game("toy", 2)
-    state = game.init(3, seed=1)
-    game.legal_action_mask(state)
-    game.forget_rows(state, np.array([1]))
-    assert "_legal_mask_cache" not in state.__dict__
-    game.legal_action_mask(state)
-    game.invalidate(state)
-    assert "_legal_mask_cache" not in state.__dict__
+    state = game.init(1, seed=4)
+    state.terminated[:] = True
+    np.testing.assert_array_equal(game.refresh(state).legal_mask, False)
 
 
-def test_put_carries_the_new_rows_masks_along():
-    """``Game.put(state, rows, part)``: the masks of the new rows come from ``part`` (which
-    ``init`` and ``step`` leave known), the others stay, every row equal to a fresh
-    computation, and a mask handed out before is left as it was."""
+def test_put_and_take_carry_the_rows_masks_along():
+    """``Game.put(state, rows, part)`` and ``take`` carry the rows' masks (a field like any
+    other): every row's mask equals a fresh computation, and a mask handed out before is
+    left as it was."""
     import envs
 
     game = envs.make_game("toy", 2)
@@ -239,19 +231,9 @@ def test_put_carries_the_new_rows_masks_along():
     assert not np.array_equal(before[rows], game.legal_action_mask(games))
     game.put(state, rows, games)
     mask = game.legal_action_mask(state)
-    np.testing.assert_array_equal(mask, game.legal_action_mask(state.copy()))
+    np.testing.assert_array_equal(mask, game.refresh(state.copy()).legal_mask)
     np.testing.assert_array_equal(mask[rows], game.legal_action_mask(games))
     np.testing.assert_array_equal(handed_out, before)
     assert not mask.flags.writeable
-
-
-def test_take_carries_the_known_mask_along():
-    import envs
-
-    game = envs.make_game("toy", 2)
-    state = game.init(5, seed=2)
-    mask = game.legal_action_mask(state)
-    part = game.take(state, np.array([4, 1]))
-    assert "_legal_mask_cache" in part.__dict__
-    np.testing.assert_array_equal(game.legal_action_mask(part), mask[[4, 1]])
-    assert "_legal_mask_cache" not in game.take(state.copy(), np.array([0])).__dict__
+    part = game.take(state, np.array([2, 1]))
+    np.testing.assert_array_equal(game.legal_action_mask(part), mask[[2, 1]])

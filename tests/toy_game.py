@@ -1,4 +1,5 @@
-"""A tiny card game that drives the shared conformance suite (test-only, never shipped).
+"""A tiny card game on the compiled core: the smallest complete example of a game (test-only,
+never shipped; ``docs/adding-a-game.md`` walks through it).
 
 Rules: 12 cards, three of each value 0..3, are shuffled; every seat is dealt 2 hidden cards
 and one card is laid face up as the market. On a turn the seat plays a card from hand and
@@ -10,6 +11,12 @@ It has what the suite must exercise: two decision kinds dispatched by phase, hid
 and deck order, chance drawn from the per-row generator, a decision that public information
 forces (the draw once the deck is empty: only the market is left), the seats each step
 shows hidden cards to, and checkable invariants.
+
+The rules are per-row functions compiled with numba (``envs.core.jit.njit``) over ``s``, the
+kernels' view of the state (``View``), and a row ``r``: per phase one ``legal_<phase>`` and
+one ``apply_<phase>``, the ``switch`` on the phase in ``legal`` and ``apply``, and the rows'
+setup, observation, scores and ranking. ``ToyGame`` holds no rules: sizes, options and the
+contract's glue.
 """
 
 from __future__ import annotations
@@ -19,15 +26,18 @@ from enum import IntEnum
 
 import numpy as np
 
-from envs.core import ActionLayout, BatchState, Game, ObservationLayout, Piece
-from envs.core import rng as rnglib
-from envs.core.decisions import Decision
+from envs.core import ActionLayout, ObservationLayout, Piece
+from envs.core.compiled import CompiledGame, CompiledState, kernel_view
+from envs.core.driver import RowRules
+from envs.core.jit import njit
+from envs.core.rng import next_integer, next_permutation
 
 NUM_VALUES = 4  # card values 0..3
 COPIES = 3
 NUM_CARDS = NUM_VALUES * COPIES  # 12
 HAND_SIZE = 2
 MAX_PLAYERS = 3
+MAX_SCORE = COPIES * NUM_VALUES * (NUM_VALUES - 1) // 2  # 18
 
 
 class Phase(IntEnum):
@@ -42,6 +52,8 @@ ACTIONS = ActionLayout(
         ("DRAW_MARKET", 1, None),
     ]
 )
+PLAY = ACTIONS.PLAY.start  # plain ints: the kernels read them as constants
+DRAW_DECK, DRAW_MARKET = ACTIONS.DRAW_DECK.start, ACTIONS.DRAW_MARKET.start
 
 OBS = ObservationLayout(
     [
@@ -54,11 +66,14 @@ OBS = ObservationLayout(
         Piece("phase", (len(Phase),), public=True, high=1),
     ]
 )
-MAX_SCORE = COPIES * NUM_VALUES * (NUM_VALUES - 1) // 2  # 18
+# Where each piece starts in one row's observation (the compiled encoder writes by offset).
+OBS_HAND, OBS_MARKET, OBS_DECK_LEFT, OBS_SCORES, OBS_HAND_SIZES, OBS_TO_ACT, OBS_PHASE = (
+    OBS.offsets[name].start for name in OBS.pieces)
+MAX_TURNS = 0  # index of the option in ``params``
 
 
 @dataclasses.dataclass
-class ToyState(BatchState):
+class ToyState(CompiledState):
     hands: np.ndarray  # (B, P, NUM_VALUES) int8, cards of each value per hand; private
     deck: np.ndarray  # (B, NUM_CARDS) int8, card values in draw order; hidden
     deck_pos: np.ndarray  # (B,) int8, cards drawn from the deck so far
@@ -68,7 +83,157 @@ class ToyState(BatchState):
     turns: np.ndarray  # (B,) int32, plays so far
 
 
-class ToyGame(Game[ToyState]):
+View = kernel_view(ToyState)
+
+
+# ---------------------------------------------------------------- setup
+@njit
+def init_row(s, r):
+    """Shuffle the deck, deal HAND_SIZE cards to each seat in turn, lay the market card and
+    draw the start player."""
+    order = np.empty(NUM_CARDS, dtype=np.int64)
+    next_permutation(s.rng, r, order)
+    for k in range(NUM_CARDS):
+        s.deck[r, k] = order[k] // COPIES
+    players = s.hands.shape[1]
+    s.current_player[r] = next_integer(s.rng, r, players)
+    for k in range(players * HAND_SIZE):
+        s.hands[r, k % players, s.deck[r, k]] += 1
+    dealt = players * HAND_SIZE
+    s.market[r] = s.deck[r, dealt]
+    s.deck_pos[r] = dealt + 1
+
+
+# ---------------------------------------------------------------- PLAY
+@njit
+def legal_play(s, r, mask):
+    for v in range(NUM_VALUES):
+        mask[PLAY + v] = s.hands[r, s.current_player[r], v] > 0
+
+
+@njit
+def apply_play(s, r, action):
+    seat, value = s.current_player[r], action - PLAY
+    s.hands[r, seat, value] -= 1
+    s.played[r, seat, value] += 1
+    s.turns[r] += 1
+    if s.deck_pos[r] < NUM_CARDS or s.market[r] >= 0:
+        s.phase[r] = Phase.DRAW
+    else:
+        end_turn(s, r)
+
+
+# ---------------------------------------------------------------- DRAW
+@njit
+def legal_draw(s, r, mask):
+    mask[DRAW_DECK] = s.deck_pos[r] < NUM_CARDS
+    mask[DRAW_MARKET] = s.market[r] >= 0
+
+
+@njit
+def apply_draw(s, r, action):
+    seat = s.current_player[r]
+    has_deck = s.deck_pos[r] < NUM_CARDS
+    top = s.deck[r, s.deck_pos[r]] if has_deck else -1
+    if action == DRAW_MARKET:
+        s.hands[r, seat, s.market[r]] += 1
+        s.market[r] = top  # the deck's top card replaces the market card
+        if has_deck:
+            s.deck_pos[r] += 1
+            s.revealed[r, :] = True  # a new market card is shown to everyone
+    else:
+        s.hands[r, seat, top] += 1
+        s.deck_pos[r] += 1
+        s.revealed[r, seat] = True  # the drawer sees its card
+    s.phase[r] = Phase.PLAY
+    end_turn(s, r)
+
+
+@njit
+def end_turn(s, r):
+    """The end, the cap, or the next seat clockwise that still holds a card."""
+    players = s.hands.shape[1]
+    holds = np.zeros(players, dtype=np.bool_)
+    for p in range(players):
+        holds[p] = s.hands[r, p].sum() > 0
+    if not holds.any():
+        s.terminated[r] = True
+    elif s.turns[r] >= s.params[MAX_TURNS]:
+        s.truncated[r] = True
+    else:
+        for k in range(1, players + 1):
+            seat = (s.current_player[r] + k) % players
+            if holds[seat]:
+                s.current_player[r] = seat
+                break
+
+
+# ---------------------------------------------------------------- dispatch
+@njit
+def legal(s, r, mask):
+    if s.phase[r] == Phase.PLAY:
+        legal_play(s, r, mask)
+    else:
+        legal_draw(s, r, mask)
+
+
+@njit
+def apply(s, r, action):
+    if s.phase[r] == Phase.PLAY:
+        apply_play(s, r, action)
+    else:
+        apply_draw(s, r, action)
+
+
+@njit
+def forced(s, r, mask):
+    """The draw once the deck is empty (public): only the market card is left. A single
+    legal PLAY comes from the hidden hand, so it is asked."""
+    return s.phase[r] == Phase.DRAW and s.deck_pos[r] >= NUM_CARDS
+
+
+@njit
+def phase(s, r):
+    return s.phase[r]
+
+
+# ---------------------------------------------------------------- scores and observation
+@njit
+def score_row(s, r, out):
+    for p in range(out.shape[0]):
+        for v in range(NUM_VALUES):
+            out[p] += s.played[r, p, v] * v
+
+
+@njit
+def ranking(s, r, keys):
+    score_row(s, r, keys[:, 0])
+
+
+@njit
+def observe_row(s, r, seat, out):
+    players = s.hands.shape[1]
+    for v in range(NUM_VALUES):
+        out[OBS_HAND + v] = s.hands[r, seat, v]
+    out[OBS_MARKET + (s.market[r] if s.market[r] >= 0 else NUM_VALUES)] = 1
+    out[OBS_DECK_LEFT] = (NUM_CARDS - s.deck_pos[r]) / NUM_CARDS
+    for k in range(players):  # egocentric: the observing seat first
+        other = (seat + k) % players
+        score = 0
+        for v in range(NUM_VALUES):
+            score += s.played[r, other, v] * v
+        out[OBS_SCORES + k] = score / MAX_SCORE
+        out[OBS_HAND_SIZES + k] = s.hands[r, other].sum()
+    if s.current_player[r] >= 0:
+        out[OBS_TO_ACT + (s.current_player[r] - seat) % players] = 1
+    out[OBS_PHASE + s.phase[r]] = 1
+
+
+ROWS = RowRules(legal=legal, forced=forced, apply=apply, phase=phase, ranking=ranking,
+                init_row=init_row, observe_row=observe_row, score_row=score_row)
+
+
+class ToyGame(CompiledGame):
     """The toy card game (see the module docstring)."""
 
     ENV_ID = "toy"
@@ -77,6 +242,7 @@ class ToyGame(Game[ToyState]):
     DEFAULT_PLAYERS = 3
     OPTIONS = {"max_turns": 100}
     HAS_HIDDEN_INFO = True
+    ROWS, VIEW, Phase = ROWS, View, Phase
 
     def __init__(self, num_players: int | None = None, **options):
         super().__init__(num_players, **options)
@@ -85,108 +251,25 @@ class ToyGame(Game[ToyState]):
         self.observation_shape = (OBS.size,)
         self.observation_low, self.observation_high = OBS.bounds()
         self.max_decisions = 2 * NUM_CARDS
-        self.decisions = {
-            Phase.PLAY: Decision("PLAY", self._legal_play, self._apply_play),
-            Phase.DRAW: Decision("DRAW", self._legal_draw, self._apply_draw, self._forced_draw),
-        }
         self.max_chain = 1  # a forced draw ends the turn
+        self.params = np.array([self.options["max_turns"]], dtype=np.int64)
 
-    def _init(self, seeds: np.ndarray) -> ToyState:
-        b, p = seeds.shape[0], self.num_players
-        rng = rnglib.make_rng(seeds)
-        deck = (rnglib.permutation(rng, None, NUM_CARDS) // COPIES).astype(np.int8)
-        hands = np.zeros((b, p, NUM_VALUES), dtype=np.int8)
-        rows = np.arange(b)
-        for k in range(p * HAND_SIZE):
-            np.add.at(hands, (rows, k % p, deck[:, k]), 1)
-        dealt = p * HAND_SIZE
+    def _allocate(self, batch_size: int) -> ToyState:
+        b, p = batch_size, self.num_players
         return ToyState(
-            current_player=rnglib.integers(rng, None, p).astype(np.int32),
+            current_player=np.zeros(b, dtype=np.int32),
             terminated=np.zeros(b, dtype=bool),
             truncated=np.zeros(b, dtype=bool),
             rewards=np.zeros((b, p), dtype=np.float32),
-            rng=rng,
-            hands=hands,
-            deck=deck,
-            deck_pos=np.full(b, dealt + 1, dtype=np.int8),
-            market=deck[:, dealt].copy(),
+            rng=np.zeros((b, 2), dtype=np.uint64),
+            hands=np.zeros((b, p, NUM_VALUES), dtype=np.int8),
+            deck=np.zeros((b, NUM_CARDS), dtype=np.int8),
+            deck_pos=np.zeros(b, dtype=np.int8),
+            market=np.zeros(b, dtype=np.int8),
             played=np.zeros((b, p, NUM_VALUES), dtype=np.int8),
             phase=np.zeros(b, dtype=np.int8),
             turns=np.zeros(b, dtype=np.int32),
         )
-
-    def _legal_play(self, state: ToyState, rows: np.ndarray) -> np.ndarray:
-        return ACTIONS.block_mask(ACTIONS.PLAY, state.hands[rows, state.current_player[rows]] > 0)
-
-    def _legal_draw(self, state: ToyState, rows: np.ndarray) -> np.ndarray:
-        mask = np.zeros((rows.size, self.num_actions), dtype=bool)
-        mask[:, ACTIONS.DRAW_DECK.start] = state.deck_pos[rows] < NUM_CARDS
-        mask[:, ACTIONS.DRAW_MARKET.start] = state.market[rows] >= 0
-        return mask
-
-    @staticmethod
-    def _forced_draw(state: ToyState, rows: np.ndarray) -> np.ndarray:
-        """The deck is empty (public): only the market card is left to draw."""
-        return state.deck_pos[rows] >= NUM_CARDS
-
-    def _apply_play(self, state: ToyState, idx: np.ndarray, actions: np.ndarray) -> None:
-        seat, value = state.current_player[idx], actions - ACTIONS.PLAY.start
-        state.hands[idx, seat, value] -= 1
-        state.played[idx, seat, value] += 1
-        state.turns[idx] += 1
-        can_draw = (state.deck_pos[idx] < NUM_CARDS) | (state.market[idx] >= 0)
-        state.phase[idx[can_draw]] = Phase.DRAW
-        self._end_turn(state, idx[~can_draw])
-
-    def _apply_draw(self, state: ToyState, idx: np.ndarray, actions: np.ndarray) -> None:
-        seat = state.current_player[idx]
-        from_market = actions == ACTIONS.DRAW_MARKET.start
-        top = state.deck[idx, np.minimum(state.deck_pos[idx], NUM_CARDS - 1)]
-        card = np.where(from_market, state.market[idx], top)
-        state.hands[idx, seat, card] += 1
-        # The deck's top card goes to the hand (deck draw) or replaces the market card.
-        has_deck = state.deck_pos[idx] < NUM_CARDS
-        state.market[idx[from_market]] = np.where(has_deck[from_market], top[from_market], -1)
-        state.deck_pos[idx[from_market & has_deck]] += 1
-        state.deck_pos[idx[~from_market]] += 1
-        # A deck draw shows the drawer its card; a new market card is shown to everyone.
-        state.revealed[idx[~from_market], seat[~from_market]] = True
-        state.revealed[idx[from_market & has_deck]] = True
-        state.phase[idx] = Phase.PLAY
-        self._end_turn(state, idx)
-
-    def _end_turn(self, state: ToyState, idx: np.ndarray) -> None:
-        over = state.hands[idx].sum(axis=(1, 2)) == 0
-        capped = ~over & (state.turns[idx] >= self.options["max_turns"])
-        state.terminated[idx[over]] = True
-        state.truncated[idx[capped]] = True
-        going = idx[~over & ~capped]
-        p = self.num_players
-        # The next seat clockwise that still holds a card takes the turn.
-        candidates = (state.current_player[going, None] + np.arange(1, p + 1)) % p
-        holds = state.hands[going[:, None], candidates].sum(axis=2) > 0
-        first = np.argmax(holds, axis=1)
-        state.current_player[going] = candidates[np.arange(going.size), first]
-
-    def observe(self, state: ToyState, player: int | np.ndarray) -> np.ndarray:
-        b, p = state.batch_size, self.num_players
-        rows = np.arange(b)
-        seat = np.broadcast_to(np.asarray(player), (b,))
-        buf = OBS.new_buffer(b)
-        OBS.view(buf, "hand")[:] = state.hands[rows, seat]
-        OBS.view(buf, "market")[rows, np.where(state.market >= 0, state.market, NUM_VALUES)] = 1
-        OBS.view(buf, "deck_left")[:, 0] = (NUM_CARDS - state.deck_pos) / NUM_CARDS
-        order = (seat[:, None] + np.arange(p)) % p  # egocentric seat order
-        OBS.view(buf, "scores")[:, :p] = self.scores(state)[rows[:, None], order] / MAX_SCORE
-        OBS.view(buf, "hand_sizes")[:, :p] = state.hands.sum(axis=2)[rows[:, None], order]
-        live = state.current_player >= 0
-        rel = (state.current_player - seat) % p
-        OBS.view(buf, "to_act")[rows[live], rel[live]] = 1
-        OBS.view(buf, "phase")[rows, state.phase] = 1
-        return buf
-
-    def scores(self, state: ToyState) -> np.ndarray:
-        return (state.played * np.arange(NUM_VALUES)).sum(axis=2).astype(np.float64)
 
     def render(self, state: ToyState, index: int = 0, seat: int | None = None) -> str:
         lines = [f"toy: phase {Phase(state.phase[index]).name}, "
@@ -243,7 +326,7 @@ class ToyGame(Game[ToyState]):
                 new.hands[r, s] = np.bincount(pool[:size], minlength=NUM_VALUES)
                 pool = pool[size:]
             new.deck[r, new.deck_pos[r]:] = pool
-        return new
+        return self.refresh(new)  # the seat to act may hold other cards now
 
     def check_invariants(self, state: ToyState) -> list[str]:
         errors = []

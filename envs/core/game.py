@@ -364,6 +364,10 @@ class Game(abc.ABC, Generic[S]):
             f"act): {why}; legal: {self._legal_names(mask[row])}"
         )
 
+    def phase_name(self, phase: int) -> str:
+        """The name of a decision key (a row's ``phase``), as the step record gives it."""
+        return self.decisions[phase].name
+
     def ranking_keys(self, state: S) -> np.ndarray:
         """Keys of the final ranking, (B, P) or (B, P, K); the game's own tie-breaks go here."""
         return self.scores(state)

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from envs.core.jit import njit
+
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 _MIX2 = np.uint64(0x94D049BB133111EB)
@@ -87,3 +89,38 @@ def choice(rng: np.ndarray, rows: np.ndarray | None, mask: np.ndarray) -> np.nda
     cum = np.cumsum(mask, axis=1)
     chosen = np.argmax(cum > pick[:, None], axis=1)
     return np.where(counts > 0, chosen, -1)
+
+
+# ---------------------------------------------------------------- one row, compiled
+# The same stream as above, drawn inside the compiled kernels one row at a time: n calls of
+# ``next_word`` give the n words of ``random_bits(rng, [r], n)``.
+@njit
+def next_word(rng: np.ndarray, r: int) -> np.uint64:
+    """The next 64-bit word of row ``r``'s stream; its counter advances by one."""
+    z = rng[r, 0] + rng[r, 1] * _GOLDEN
+    rng[r, 1] += np.uint64(1)
+    z = (z ^ (z >> np.uint64(30))) * _MIX1
+    z = (z ^ (z >> np.uint64(27))) * _MIX2
+    return z ^ (z >> np.uint64(31))
+
+
+@njit
+def next_uniform(rng: np.ndarray, r: int) -> float:
+    """A uniform float in [0, 1) from the top 53 bits of the row's next word."""
+    return float(next_word(rng, r) >> np.uint64(11)) * (1.0 / (1 << 53))
+
+
+@njit
+def next_integer(rng: np.ndarray, r: int, high: int) -> int:
+    """A uniform integer in ``[0, high)`` (as ``integers``), from one word."""
+    return min(int(next_uniform(rng, r) * high), high - 1)
+
+
+@njit
+def next_permutation(rng: np.ndarray, r: int, out: np.ndarray) -> None:
+    """A uniform permutation of ``range(len(out))`` into ``out`` (as ``permutation``): the
+    order of ``len(out)`` words, drawn in one go."""
+    keys = np.empty(out.shape[0], dtype=np.uint64)
+    for j in range(out.shape[0]):
+        keys[j] = next_word(rng, r)
+    out[:] = np.argsort(keys, kind="mergesort")

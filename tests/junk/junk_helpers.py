@@ -193,7 +193,7 @@ class Position:
     def automatic(self) -> list[tuple[int, str, str]]:
         """(seat, decision, action) of the automatic decisions of the last step."""
         record = self.game.step_record(self.state)
-        return [(seat, self.game.decisions[phase].name, self.game.action_name(action))
+        return [(seat, self.game.phase_name(phase), self.game.action_name(action))
                 for seat, phase, action in record.automatic_of(0)]
 
     def check(self) -> Position:

@@ -1,0 +1,229 @@
+"""The compiled core: a game whose rules are per-row functions compiled with numba.
+
+A game on the compiled core (``tests/toy_game.py`` is the smallest complete one; the walk
+through is ``docs/adding-a-game.md``) supplies
+
+* a state class deriving from ``CompiledState`` (a dataclass of batch-first arrays), and
+  ``View = kernel_view(ItsState)`` at module level in the same module: the named tuple of
+  its arrays, plus the game's ``params``, that the kernels read as ``s``;
+* its rules as ``envs.core.driver.RowRules`` (per-row legality and effect, one pair per
+  phase, behind a ``switch`` on the row's phase; the forced predicate, ranking keys, setup,
+  observation and scores of one row);
+* a ``CompiledGame`` subclass with the sizes and options, ``ROWS``, ``VIEW``,
+  ``NUM_RANKING_KEYS``, ``Phase`` and ``_allocate(batch_size)`` (the arrays of new games,
+  before their rows are set up), and ``params`` (an int64 array of the options the kernels
+  read).
+
+Each public call is one compiled call over the whole batch (``envs.core.driver``), on one
+thread or on ``threads`` of them: the same rows, the same results.
+"""
+
+from __future__ import annotations
+
+import collections
+import dataclasses
+import functools
+from enum import IntEnum
+from typing import Any, ClassVar
+
+import numba
+import numpy as np
+
+from envs.core.decisions import AutoDecision, StepRecord
+from envs.core.driver import Kernels, RowRules, compile_kernels
+from envs.core.game import Game
+from envs.core.jit import check_threads, default_threads
+from envs.core.rng import make_rng
+from envs.core.state import BatchState, _field_names
+
+# Rows per thread below which a batch runs on one thread (the parallel runtime costs more
+# than it saves on a few rows).
+_MIN_ROWS_PER_THREAD = 16
+
+
+@dataclasses.dataclass
+class CompiledState(BatchState):
+    """The fields the compiled driver keeps for every game, besides ``BatchState``'s.
+
+    ``init``, ``step`` and ``settle`` write them; copies, takes, puts and pickles carry them
+    like any field.
+    """
+
+    # (B, A) bool, the legal actions of the decision asked (all False where the game is over)
+    legal_mask: np.ndarray = dataclasses.field(default=None, kw_only=True)
+    # (B, C, 3) int32, the automatic decisions of the last step, in order: seat, phase, action
+    auto: np.ndarray = dataclasses.field(default=None, kw_only=True)
+    # (B,) int32, how many of ``auto`` the last step applied in each row
+    num_auto: np.ndarray = dataclasses.field(default=None, kw_only=True)
+
+
+def kernel_view(state_class: type[CompiledState]) -> type:
+    """The named tuple the kernels see as ``s``: every field of ``state_class``, in order,
+    then ``params``. Assign it to ``View`` in the state's module (numba's disk cache names
+    the type by its module and name)."""
+    fields = (*_field_names(state_class), "params")
+    view = collections.namedtuple("View", fields)
+    view.__module__ = state_class.__module__
+    return view
+
+
+class CompiledGame(Game):
+    """A game whose rules are compiled per-row functions (see the module docstring)."""
+
+    ROWS: ClassVar[RowRules]
+    VIEW: ClassVar[type]
+    Phase: ClassVar[type[IntEnum]]
+    NUM_RANKING_KEYS: ClassVar[int] = 1
+    params: np.ndarray  # (N,) int64, the options the kernels read
+
+    def __init__(self, num_players: int | None = None, **options: Any):
+        super().__init__(num_players, **options)
+        self.threads = default_threads()
+
+    # ---------------------------------------------------------------- kernels
+    @classmethod
+    @functools.cache
+    def _kernels(cls, parallel: bool) -> Kernels:
+        return compile_kernels(cls.ENV_ID, cls.ROWS, parallel)
+
+    def with_threads(self, threads: int) -> CompiledGame:
+        """This game with its batch kernels on ``threads`` threads (not a rule option: the
+        results are the same)."""
+        self.threads = check_threads(threads)
+        return self
+
+    def _run(self, batch_size: int) -> Kernels:
+        """The kernels for a batch of ``batch_size`` rows, numba's threads set."""
+        threads = min(self.threads, batch_size // _MIN_ROWS_PER_THREAD)
+        if threads > 1:
+            numba.set_num_threads(threads)
+            return self._kernels(True)
+        return self._kernels(False)
+
+    def view(self, state: CompiledState) -> tuple:
+        """The kernels' view of ``state``: its arrays (no copies) and ``params``."""
+        return self.VIEW(*[getattr(state, name) for name in _field_names(type(state))],
+                         self.params)
+
+    def _keys(self, batch_size: int) -> np.ndarray:
+        return np.zeros((batch_size, self.num_players, self.NUM_RANKING_KEYS))
+
+    # ---------------------------------------------------------------- the protocol
+    def init_rows(self, seeds: np.ndarray) -> CompiledState:
+        """A batch of new games with one explicit seed per row, ``(B,)`` int64 (the games'
+        first decisions that public information forces applied, see ``step_record``)."""
+        seeds = np.asarray(seeds, dtype=np.int64)
+        size = seeds.shape[0]
+        state = self._allocate(size)
+        state.rng = make_rng(seeds)
+        state.legal_mask = np.zeros((size, self.num_actions), dtype=bool)
+        state.auto = np.zeros((size, self.max_chain, 3), dtype=np.int32)
+        state.num_auto = np.zeros(size, dtype=np.int32)
+        self._run(size).init(self.view(state), self._keys(size))
+        self._check_chain(state)
+        return state
+
+    def _init(self, seeds: np.ndarray) -> CompiledState:
+        return self.init_rows(seeds)
+
+    def _allocate(self, batch_size: int) -> CompiledState:
+        """The arrays of ``batch_size`` new games, before ``init_row`` sets each up."""
+        raise NotImplementedError
+
+    def legal_action_mask(self, state: CompiledState) -> np.ndarray:
+        """(B, A) bool, read-only; all False where the game is over. A copy: the state's own
+        mask changes with the next step, one handed out does not."""
+        mask = state.legal_mask.copy()
+        mask.flags.writeable = False
+        return mask
+
+    def step(self, state: CompiledState, actions: np.ndarray) -> CompiledState:
+        """``Game.step``, the whole batch in one compiled call."""
+        actions = self._check_actions(state, actions)
+        size = state.batch_size
+        bad = self._run(size).step(self.view(state), actions, self._keys(size))
+        if bad >= 0:
+            self._raise_illegal(state, actions, bad, state.legal_mask)
+        self._check_chain(state)
+        return state
+
+    def settle(self, state: CompiledState) -> CompiledState:
+        """Apply the decisions that public information forces in ``state`` and compute the
+        masks of the decisions then asked (a position built or edited by hand), ending the
+        games that end there as ``step`` does."""
+        size = state.batch_size
+        self._run(size).settle(self.view(state), self._keys(size))
+        self._check_chain(state)
+        return state
+
+    def refresh(self, state: CompiledState) -> CompiledState:
+        """Recompute the legal masks of ``state`` after editing its arrays by hand, applying
+        nothing (``settle`` also applies the forced decisions)."""
+        self._run(state.batch_size).refresh(self.view(state))
+        return state
+
+    invalidate = refresh  # the old driver's name for it, while games still run on that one
+
+    def forget_rows(self, state: CompiledState, rows: np.ndarray) -> None:
+        """Nothing to forget: the masks are a field of the state, carried by ``put``."""
+
+    def take(self, state: CompiledState, rows: np.ndarray) -> CompiledState:
+        return state.take(rows)
+
+    def put(self, state: CompiledState, rows: np.ndarray, part: CompiledState) -> None:
+        state.put(rows, part)
+
+    def step_record(self, state: CompiledState) -> StepRecord:
+        """The seats the last step (or ``init``) showed hidden information to, and its
+        automatic decisions, one ``AutoDecision`` per position in the rows' chains."""
+        rounds = []
+        for k in range(int(state.num_auto.max(initial=0))):
+            rows = np.flatnonzero(state.num_auto > k)
+            seats, phases, actions = state.auto[rows, k].T.astype(np.int64)
+            rounds.append(AutoDecision(rows, seats, phases, actions))
+        return StepRecord(state.revealed, tuple(rounds))
+
+    def _check_chain(self, state: CompiledState) -> None:
+        if state.num_auto.min(initial=0) < 0:
+            row = int(np.argmin(state.num_auto))
+            raise RuntimeError(f"{self.ENV_ID}: row {row}: more than max_chain="
+                               f"{self.max_chain} automatic decisions in one step")
+
+    def observe(self, state: CompiledState, player: int | np.ndarray) -> np.ndarray:
+        """(B, *observation_shape) float32: what ``player`` (int or (B,) ints) may know; a
+        finished row asked for seat -1 gives zeros."""
+        seats = self._check_seats(state, player)
+        out = np.zeros((state.batch_size, *self.observation_shape), dtype=np.float32)
+        self._run(state.batch_size).observe(self.view(state), seats, out)
+        return out
+
+    def scores(self, state: CompiledState) -> np.ndarray:
+        out = np.zeros((state.batch_size, self.num_players))
+        self._run(state.batch_size).scores(self.view(state), out)
+        return out
+
+    def ranking_keys(self, state: CompiledState) -> np.ndarray:
+        keys = self._keys(state.batch_size)
+        self._run(state.batch_size).ranking(self.view(state), keys)
+        return keys
+
+    def phase_name(self, phase: int) -> str:
+        return self.Phase(phase).name
+
+    def _check_seats(self, state: CompiledState, player: Any) -> np.ndarray:
+        """``player`` as (B,) int64 seats, checked: ints in [0, P), or -1 on finished rows."""
+        size, players = state.batch_size, self.num_players
+        seats = np.asarray(player)
+        if seats.dtype.kind not in "iu" or seats.ndim > 1:
+            raise ValueError(f"{self.ENV_ID}: player must be an int or ({size},) ints in "
+                             f"[0, {players}), got {player!r}")
+        seats = np.broadcast_to(seats, (size,)) if seats.ndim == 0 else seats
+        if seats.shape != (size,):
+            raise ValueError(f"{self.ENV_ID}: player must be an int or ({size},) ints in "
+                             f"[0, {players}), got shape {seats.shape}")
+        bad = (seats >= players) | (seats < -1) | ((seats == -1) & ~state.done)
+        if bad.any():
+            row = int(np.argmax(bad))
+            raise ValueError(f"{self.ENV_ID}: row {row}: player {int(seats[row])} is not a seat; "
+                             f"valid: 0..{players - 1} (-1 only where the game is over)")
+        return seats.astype(np.int64)

@@ -1,0 +1,228 @@
+"""The compiled batch driver: one generic loop over rows for every game.
+
+A game on the compiled core writes its rules as plain per-row functions (``RowRules``) over
+``s``, the kernels' view of a state (a named tuple of the state's arrays plus the game's
+``params``), and a row index ``r``. This module holds the loops that every game shares, as
+plain Python: the validation of a batch of actions, the forced-decision loop, the end of a
+game with its rank rewards, and the batch loops of ``init``, ``step``, ``observe`` and
+``scores``. ``compile_kernels`` binds a game's row functions into copies of these loops
+(``envs.core.jit.specialise``) and compiles them, once serial and once with the rows in
+parallel (``prange``), so a batch is one compiled call whatever its size.
+
+Rows never share anything: each writes only its own row of every array, so results are the
+same for any number of threads and any batch size.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import NamedTuple
+
+import numpy as np
+from numba import prange
+
+from envs.core.jit import njit, specialise
+
+
+class RowRules(NamedTuple):
+    """A game's rules as compiled per-row functions (``s`` the view, ``r`` the row).
+
+    legal(s, r, mask): set the legal actions of the decision asked in row ``r`` in ``mask``
+        (A,) bool, which comes cleared.
+    forced(s, r, mask): whether public information alone forces the decision, whose legal
+        ``mask`` (A,) holds a single action: the same legal function judged on what every
+        seat knows of the acting seat's holdings (design.md, "Forced decisions").
+    apply(s, r, action): the effect of a validated ``action``, and all that follows it up
+        to the next decision (chance, the end of a turn, the end of the game).
+    phase(s, r): the key of the decision asked (the game's ``Phase``), for the step record.
+    ranking(s, r, keys): the final ranking keys of every seat into ``keys`` (P, K) float64,
+        higher is better, compared in order (the game's tie-breaks).
+    init_row(s, r): set up row ``r``'s new game (its arrays come allocated and its random
+        stream seeded); its first decision is asked next.
+    observe_row(s, r, seat, out): what ``seat`` may know into ``out`` (obs,) float32, which
+        comes zeroed.
+    score_row(s, r, out): the game's own victory points or money of every seat into ``out``
+        (P,) float64.
+    """
+
+    legal: Callable
+    forced: Callable
+    apply: Callable
+    phase: Callable
+    ranking: Callable
+    init_row: Callable
+    observe_row: Callable
+    score_row: Callable
+
+
+def _unbound(*args: object) -> None:
+    raise RuntimeError("the generic loops run only in a game's copy (compile_kernels)")
+
+
+# The game's row functions (``RowRules``): each game's copy of the loops below has them bound
+# to its own (``compile_kernels``); here they only name what the loops call.
+legal = forced = apply = phase = ranking = init_row = observe_row = score_row = _unbound
+
+
+# ---------------------------------------------------------------- one row
+@njit
+def rank_rewards_row(keys: np.ndarray, out: np.ndarray) -> None:
+    """Rank rewards from ranking ``keys`` (P, K) into ``out`` (P,) float32: (seats i beats -
+    seats that beat i) / (P - 1), the first differing key deciding between two seats."""
+    num_players = keys.shape[0]
+    for i in range(num_players):
+        total = 0
+        for j in range(num_players):
+            for k in range(keys.shape[1]):
+                if keys[i, k] != keys[j, k]:
+                    total += 1 if keys[i, k] > keys[j, k] else -1
+                    break
+        out[i] = total / max(num_players - 1, 1)
+
+
+def _done(s, r: int) -> bool:
+    return s.terminated[r] or s.truncated[r]
+
+
+def _settle_row(s, r: int, mask: np.ndarray, keys: np.ndarray) -> None:
+    """After an action (or at ``init``, or on a position built by hand): apply, one after
+    the other, the decisions of row ``r`` that public information forces; then keep the
+    legal mask of the decision asked, or end the game (its seat to act -1, its rewards).
+
+    The automatic decisions go to the step record (``auto``/``num_auto``); a chain longer
+    than the record holds marks the row with ``num_auto = -1`` (a bug of the game's
+    ``max_chain``), which the caller raises.
+    """
+    auto = s.auto[r]
+    count = 0
+    while not _done(s, r):
+        mask[:] = False
+        legal(s, r, mask)
+        if np.sum(mask) != 1 or not forced(s, r, mask):
+            break
+        if count == auto.shape[0]:
+            s.num_auto[r] = -1
+            return
+        action = np.argmax(mask)
+        auto[count, 0] = s.current_player[r]
+        auto[count, 1] = phase(s, r)
+        auto[count, 2] = action
+        count += 1
+        apply(s, r, action)
+    s.num_auto[r] = count
+    if _done(s, r):
+        mask[:] = False
+        s.current_player[r] = -1
+        ranking(s, r, keys[r])
+        rank_rewards_row(keys[r], s.rewards[r])
+
+
+# ---------------------------------------------------------------- batch loops
+def _first_illegal(s, actions: np.ndarray) -> int:
+    """The first live row whose action is out of range or masked out, -1 if none."""
+    num_actions = s.legal_mask.shape[1]
+    for r in range(actions.shape[0]):
+        if _done(s, r):
+            continue
+        action = actions[r]
+        if action < 0 or action >= num_actions or not s.legal_mask[r, action]:
+            return r
+    return -1
+
+
+def step_batch(s, actions: np.ndarray, keys: np.ndarray) -> int:
+    """``Game.step``: validate every live row's action, then apply them, each followed by
+    the decisions it leaves forced. Returns the first illegal row (nothing changed), or -1.
+    """
+    bad = _first_illegal(s, actions)
+    if bad >= 0:
+        return bad
+    for r in prange(actions.shape[0]):
+        s.rewards[r, :] = 0.0
+        s.num_auto[r] = 0
+        if _done(s, r):
+            continue  # a finished row keeps the revealed record of its last step
+        s.revealed[r, :] = False
+        apply(s, r, actions[r])
+        _settle_row(s, r, s.legal_mask[r], keys)
+    return -1
+
+
+def settle_batch(s, keys: np.ndarray) -> None:
+    """``Game.settle``: the forced decisions and masks of every live row, as after a step."""
+    for r in prange(s.current_player.shape[0]):
+        s.num_auto[r] = 0
+        if not _done(s, r):
+            _settle_row(s, r, s.legal_mask[r], keys)
+
+
+def init_batch(s, keys: np.ndarray) -> None:
+    """``Game.init``: set up every row's game (its stream seeded), then settle it."""
+    for r in prange(keys.shape[0]):
+        init_row(s, r)
+        _settle_row(s, r, s.legal_mask[r], keys)
+
+
+def refresh_batch(s) -> None:
+    """The legal masks of every row's decision, nothing applied (a position edited by
+    hand); finished rows get empty masks."""
+    for r in prange(s.legal_mask.shape[0]):
+        s.legal_mask[r, :] = False
+        if not _done(s, r):
+            legal(s, r, s.legal_mask[r])
+
+
+def ranking_batch(s, keys: np.ndarray) -> None:
+    """``Game.ranking_keys`` into ``keys`` (B, P, K) float64."""
+    for r in prange(keys.shape[0]):
+        ranking(s, r, keys[r])
+
+
+def observe_batch(s, seats: np.ndarray, out: np.ndarray) -> None:
+    """``Game.observe``: row ``r`` as seat ``seats[r]`` sees it into ``out[r]`` (zeroed);
+    a finished row asked for seat -1 stays zeros."""
+    for r in prange(seats.shape[0]):
+        if seats[r] >= 0:
+            observe_row(s, r, seats[r], out[r])
+
+
+def scores_batch(s, out: np.ndarray) -> None:
+    """``Game.scores`` into ``out`` (B, P) float64."""
+    for r in prange(out.shape[0]):
+        score_row(s, r, out[r])
+
+
+class Kernels(NamedTuple):
+    """One game's compiled batch loops (rows one after the other, or in parallel)."""
+
+    step: Callable
+    settle: Callable
+    init: Callable
+    refresh: Callable
+    ranking: Callable
+    observe: Callable
+    scores: Callable
+
+
+_LOOPS = {"step": step_batch, "settle": settle_batch, "init": init_batch,
+          "refresh": refresh_batch, "ranking": ranking_batch, "observe": observe_batch,
+          "scores": scores_batch}
+_HELPERS = (_done, _settle_row, _first_illegal)
+
+
+def compile_kernels(name: str, rules: RowRules, parallel: bool) -> Kernels:
+    """The batch loops of this module bound to one game's ``rules``, compiled lazily (on
+    first call; numba's disk cache keeps them). ``name`` (the env id) names the copies."""
+    suffix = f"{name}_par" if parallel else name
+    bindings = rules._asdict()
+    helpers = {}
+    for helper in _HELPERS:  # the loops call these; each copy must see the game's rules
+        used = {k: v for k, v in {**bindings, **helpers}.items()
+                if k in helper.__code__.co_names}
+        helpers[helper.__name__] = njit(specialise(helper, suffix, **used))
+    kernels = {}
+    for key, loop in _LOOPS.items():
+        used = {k: v for k, v in {**bindings, **helpers}.items()
+                if k in loop.__code__.co_names}
+        kernels[key] = njit(specialise(loop, suffix, **used), parallel=parallel)
+    return Kernels(**kernels)

@@ -1,0 +1,159 @@
+"""The compiled core: its disk cache keyed on the rules' sources, plain Python with the JIT
+off, threads, and the toy game (``tests/toy_game.py``) on it."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import envs
+from envs.core.jit import source_digest
+
+ROOT = Path(__file__).resolve().parent.parent
+TESTS = Path(__file__).resolve().parent
+
+
+def _run(code: str, cwd: Path, **env: str) -> str:
+    """Run ``code`` in a fresh Python in ``cwd`` (whose ``envs`` is imported), its last
+    line of output returned."""
+    full_env = {**os.environ, **env}
+    result = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], cwd=cwd,
+                            env=full_env, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    return result.stdout.strip().splitlines()[-1]
+
+
+def test_the_source_digest_follows_every_rules_file_and_not_the_location(tmp_path):
+    first, second = tmp_path / "a" / "envs", tmp_path / "b" / "envs"
+    for copy in (first, second):
+        shutil.copytree(ROOT / "envs", copy, ignore=shutil.ignore_patterns("__pycache__"))
+    assert source_digest(first) == source_digest(second) == source_digest()
+    table = second / "cairo" / "data.py"
+    table.write_text(table.read_text().replace("HAND_LIMIT = 4", "HAND_LIMIT = 5"))
+    assert source_digest(second) != source_digest(first)
+
+
+_PROBE = """
+    from envs.core.jit import njit
+    from envs.core import probe_table
+
+    @njit
+    def probe():
+        return probe_table.VALUE
+"""
+_CALL = """
+    from envs.core.probe_kernel import probe
+    print(probe(), sum(probe.stats.cache_hits.values()))
+"""
+
+
+def test_a_copy_elsewhere_reuses_the_cache_and_a_changed_table_is_never_stale(tmp_path):
+    """A kernel reading a table of another file: an unchanged copy of the sources at
+    another path loads it from the cache; a changed table compiles anew."""
+    cache = tmp_path / "cache"
+    copies = [tmp_path / "first", tmp_path / "second"]
+    for copy in copies:
+        shutil.copytree(ROOT / "envs", copy / "envs",
+                        ignore=shutil.ignore_patterns("__pycache__"))
+        (copy / "envs" / "core" / "probe_table.py").write_text("VALUE = 3\n")
+        (copy / "envs" / "core" / "probe_kernel.py").write_text(textwrap.dedent(_PROBE))
+    assert _run(_CALL, copies[0], TRADEWINDS_CACHE_DIR=str(cache)) == "3 0"  # compiled
+    assert _run(_CALL, copies[1], TRADEWINDS_CACHE_DIR=str(cache)) == "3 1"  # from the cache
+    (copies[1] / "envs" / "core" / "probe_table.py").write_text("VALUE = 5\n")
+    assert _run(_CALL, copies[1], TRADEWINDS_CACHE_DIR=str(cache)) == "5 0"  # compiled anew
+
+
+def _toy_trajectory(batch: int, threads: int = 1) -> dict:
+    """Random toy games at ``batch`` rows: every step's mask, observation, rewards."""
+    from toy_game import ToyGame
+
+    game = ToyGame(3).with_threads(threads)
+    generator = np.random.default_rng(5)
+    state = game.init(batch, seed=11)
+    seen = []
+    while not state.done.all():
+        mask = game.legal_action_mask(state)
+        seen.append((mask.tolist(), game.observe(state, np.maximum(state.current_player, 0))
+                     .tolist(), state.rewards.tolist(), state.current_player.tolist()))
+        actions = np.argmax(generator.random(mask.shape) * mask, axis=1)
+        game.step(state, actions)
+    seen.append((state.rewards.tolist(), game.scores(state).tolist()))
+    return {"steps": seen}
+
+
+def test_the_kernels_are_plain_python_with_the_jit_off():
+    """Under NUMBA_DISABLE_JIT=1 the same functions run as Python: the same games."""
+    code = f"""
+        import json, sys
+        sys.path.insert(0, {str(TESTS)!r})
+        from test_compiled_core import _toy_trajectory
+        print(json.dumps(_toy_trajectory(6)))
+    """
+    plain = json.loads(_run(code, ROOT, NUMBA_DISABLE_JIT="1"))
+    assert plain == json.loads(json.dumps(_toy_trajectory(6)))
+
+
+def test_one_thread_and_two_give_the_same_games():
+    pytest.importorskip("numba")
+    from envs.core.jit import check_threads
+
+    try:
+        check_threads(2)
+    except ValueError:
+        pytest.skip("numba has a single thread here")
+    assert _toy_trajectory(96, threads=1) == _toy_trajectory(96, threads=2)
+
+
+def test_threads_is_checked():
+    from toy_game import ToyGame
+
+    with pytest.raises(ValueError, match="threads must be a positive int"):
+        ToyGame(2).with_threads(0)
+
+
+def test_settle_ends_a_game_that_its_forced_decisions_end():
+    """A hand-built position whose automatic decision ends the game (here at the turn cap):
+    ``settle`` ends it as ``step`` does, no seat to act and the rank rewards paid."""
+    from toy_game import ToyGame
+
+    game = ToyGame(2)
+    state = game.init(1, seed=0)
+    state.hands[:] = 0
+    state.hands[0, 0, 1] = 1
+    state.played[:] = 0
+    state.played[0, 0, 3] = 1  # seat 0 has scored 3, seat 1 nothing
+    state.deck_pos[:] = 12  # the deck is empty: seat 1's draw of the market card is forced
+    state.market[:] = 2
+    state.phase[:] = 1
+    state.current_player[:] = 1
+    state.turns[:] = 100  # the cap (max_turns=100): the turn that ends now is the last
+    game.settle(state)
+    assert state.truncated[0] and state.current_player[0] == -1
+    assert state.rewards[0].tolist() == [1.0, -1.0]
+    assert game.step_record(state).automatic_of(0) == [(1, 1, 5)]
+    assert not game.legal_action_mask(state).any()
+
+
+def test_observe_checks_the_seat():
+    from toy_game import ToyGame
+
+    game = ToyGame(3)
+    state = game.init(2, seed=0)
+    for bad in (3, -1, np.array([0, 5]), np.array([0, 1, 2]), 1.0):
+        with pytest.raises(ValueError, match=r"player|valid"):
+            game.observe(state, bad)
+    state.terminated[1] = True
+    zeros = game.observe(state, np.array([0, -1]))[1]
+    assert not zeros.any()
+
+
+def test_make_game_lists_the_compiled_toy():
+    assert "toy" in envs.list_envs()
