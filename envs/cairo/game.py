@@ -146,6 +146,9 @@ class CairoGame(Game[CairoState]):
         if self.options["max_turns"] < 1:
             raise ValueError(f"cairo: max_turns must be >= 1, got {self.options['max_turns']}")
         self.num_actions = ACTIONS.size
+        options = self.options
+        self.params = np.array([options["reveal_money"], options["move_requires_blocked"],
+                                options["auto_pay"], options["max_turns"]], dtype=np.int64)
         self.observer = observation.Observer(self.num_players, self.options)
         self.action_layout = ACTIONS
         self.observation_layout = self.observer.layout

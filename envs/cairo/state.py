@@ -22,6 +22,7 @@ from envs.cairo.data import (
     NUM_COLOURS,
     WIDTH,
 )
+from envs.core.compiled import kernel_view
 from envs.core.layout import ActionLayout
 from envs.core.state import BatchState
 
@@ -148,3 +149,9 @@ class CairoState(BatchState):
     pay_units: np.ndarray  # (B,) int8 tile units of the expansion cost still unpaid (D9)
     pay_half: np.ndarray  # (B,) bool one coin of a 2:1 unit is paid (D9)
     draws_left: np.ndarray  # (B,) int8 draws left in a Draw action
+
+
+View = kernel_view(CairoState)  # the compiled kernels' view of a state (``s``)
+
+# Where each option sits in ``CairoGame.params`` (``s.params`` in the kernels).
+P_REVEAL_MONEY, P_MOVE_REQUIRES_BLOCKED, P_AUTO_PAY, P_MAX_TURNS = range(4)
