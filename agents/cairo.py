@@ -40,7 +40,6 @@ from __future__ import annotations
 import numpy as np
 
 from agents.base import acting_rows
-from envs.cairo import cards, legality, lure
 from envs.cairo.board import NEIGHBOURS, OUTSIDE, Board, board_of, colour_planes, walk_distances
 from envs.cairo.data import (
     CARD_COVER,
@@ -62,7 +61,7 @@ from envs.cairo.data import (
     SILVER,
     WIDTH,
 )
-from envs.cairo.expansion import expansion_codes
+from envs.cairo.rules import queries
 from envs.cairo.state import ACTIONS, CairoState, Phase, Stage, Verb
 from envs.core.game import Game
 
@@ -142,7 +141,7 @@ class _View:
         still grow, which is what the cards in hand should cover.
         """
         if self._expansion_cells is None:
-            codes = expansion_codes(self.board, self.players)[self.rows, self.seat]
+            codes = queries.growth_codes(self.game, self.state, self.idx, self.seat)
             self._expansion_cells = colour_planes(codes) & self.growable[:, :, None]
         return self._expansion_cells
 
@@ -221,7 +220,7 @@ class _View:
         """(R, 6) bool each: some growth cell is covered by a standard card / by a joker."""
         sections = self.expansion_sections()
         standard = (sections & (self.hand[:, None, :NUM_STANDARD_TYPES] > 0)).any(axis=2)
-        jokers = (sections & cards.joker_sections(self.hand)[:, None, :]).any(axis=2)
+        jokers = (sections & queries.joker_sections(self.hand)[:, None, :]).any(axis=2)
         return standard, jokers
 
     def ends_game(self) -> np.ndarray:
@@ -473,7 +472,7 @@ class CairoScriptedAgent:
         state, idx = view.state, view.idx[rows]
         n = rows.size
         colour = state.colour[idx].astype(np.intp)
-        options = legality.stall_options(state, idx)  # (n, 182, 4)
+        options = queries.stall_options(view.game, state, idx)  # (n, 182, 4)
         entrance = NEIGHBOURS  # (182, 4)
         target = view.customer[rows, colour]  # (n,)
         dist = MANHATTAN[np.where(target >= 0, target, NUM_CELLS)][:, entrance]  # (n, 182, 4)
@@ -482,7 +481,7 @@ class CairoScriptedAgent:
         room = _neighbours(free).sum(axis=2)
         hand = view.hand[rows]
         standard = hand[:, :NUM_STANDARD_TYPES][:, SECTION] > 0
-        joker = cards.joker_sections(hand)[:, SECTION]
+        joker = queries.joker_sections(hand)[:, SECTION]
         paid = np.where(state.verb[idx] == Verb.PLACE, 0, 1)[:, None]
         value = paid * (2.0 * standard + 1.0 * (joker & ~standard)) - 0.25 * dist + 0.3 * room
         _put(scores, mask, rows, ACTIONS.CELL.start, value.reshape(n, NUM_CELLS))
@@ -504,7 +503,7 @@ class CairoScriptedAgent:
         colour = state.colour[idx].astype(np.intp)
         hand = view.hand[rows]
         standard = hand[:, :NUM_STANDARD_TYPES][:, SECTION] > 0
-        joker = cards.joker_sections(hand)[:, SECTION]
+        joker = queries.joker_sections(hand)[:, SECTION]
         grow = view.expansion_cells[rows, colour]  # (n, 182)
         room = _neighbours(grow).sum(axis=2)
         return 2.0 * standard + 1.0 * (joker & ~standard) + 0.15 * room
@@ -548,7 +547,7 @@ class CairoScriptedAgent:
     def _lure_target(self, view: _View, rows: np.ndarray, mask: np.ndarray,
                      scores: np.ndarray) -> None:
         state, idx = view.state, view.idx[rows]
-        cells, legal, cost = lure.lure_options(state, idx)
+        cells, legal, cost = queries.lure_options(view.game, state, idx)
         colour = state.colour[idx].astype(np.intp)
         values, _ = view.lure_slots(rows, colour, cost, legal, self.opponent_weight,
                                     self.barker_weight)

@@ -76,8 +76,8 @@ def page(env_id: str) -> str:
         "",
         "| phase | decision | may be automatic |",
         "|---|---|---|",
-        *(f"| {phase} | {d.name} | {'yes' if d.may_be_automatic else 'no'} |"
-          for phase, d in sorted(default.decisions.items())),
+        *(f"| {phase} | {name} | {'yes' if automatic else 'no'} |"
+          for phase, name, automatic in default.decision_table()),
         "",
         "## Actions",
         "",

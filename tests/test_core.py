@@ -77,40 +77,6 @@ def test_observation_layout_views_write_through():
     assert low.tolist() == [0] * 6 + [-5] * 4 and high.tolist() == [1] * 6 + [5] * 4
 
 
-def test_memo_recomputes_exactly_the_rows_whose_key_changed():
-    """``envs.core.memo``: a row is computed once while its key stays; a changed key (or a row
-    never seen) computes again; ``select`` picks values; copies, takes and pickles carry no
-    entry."""
-    import pickle
-
-    import envs
-    from envs.core import memo
-
-    game = envs.make_game("toy", 2)
-    state = game.init(4, seed=0)
-    asked = []
-
-    def lookup(rows, key, select=None):
-        def compute(miss):
-            asked.append(rows[miss].tolist())
-            return key[miss, :1].astype(np.int64) * 10, key[miss].astype(np.int64)
-        return memo.rows(state, "test", rows, key, compute, select)
-
-    key = np.arange(8, dtype=np.uint8).reshape(4, 2)
-    first, pairs = lookup(np.arange(4), key)
-    assert asked == [[0, 1, 2, 3]] and first[:, 0].tolist() == [0, 20, 40, 60]
-    rows = np.array([3, 1])
-    (again,) = lookup(rows, key[rows], select=(0,))
-    assert asked == [[0, 1, 2, 3]] and again[:, 0].tolist() == [60, 20]
-    changed = key[rows].copy()
-    changed[1, 0] = 99  # row 1's source changed: it alone is computed again
-    values, pairs = lookup(rows, changed)
-    assert asked[-1] == [1] and values[:, 0].tolist() == [60, 990]
-    assert pairs.tolist() == [[6, 7], [99, 3]]
-    for other in (state.copy(), state.take(np.arange(4)), pickle.loads(pickle.dumps(state))):
-        assert not any(name.startswith("_row_memo") for name in other.__dict__)
-
-
 def test_sample_actions_picks_the_drawn_legal_entry_of_each_row():
     """Row r takes its floor(u_r * count_r)-th legal action for the generator's r-th uniform
     draw u_r (the same actions as counting along each row), 0 where no action is legal."""

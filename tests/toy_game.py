@@ -243,6 +243,7 @@ class ToyGame(CompiledGame):
     OPTIONS = {"max_turns": 100}
     HAS_HIDDEN_INFO = True
     ROWS, VIEW, Phase = ROWS, View, Phase
+    AUTOMATIC = frozenset({Phase.DRAW})
 
     def __init__(self, num_players: int | None = None, **options):
         super().__init__(num_players, **options)

@@ -26,7 +26,6 @@ from envs.cairo.data import (
     SECTION,
     WIDTH,
 )
-from envs.cairo.scoring import final_scores
 from envs.cairo.state import CairoState, Stage
 from envs.core.draw import INK, Canvas, contrast
 
@@ -127,7 +126,7 @@ def _section_lines(canvas: Canvas) -> None:
 def _panel(canvas: Canvas, game: CairoGame, state: CairoState, row: int, seat: int | None,
            left: int) -> None:
     y = MARGIN
-    scores = final_scores(state.take(row))[0]
+    scores = game.scores(state.take(row))[0]
     sees_money = game.options["reveal_money"]
     for p in range(game.num_players):
         acting = not state.done[row] and int(state.current_player[row]) == p

@@ -23,12 +23,12 @@ from envs.cairo.data import (
     HEIGHT,
     MARKET,
     MEDAL_VP,
+    MONEY_PER_COLOUR,
     NEUTRAL,
     NUM_COLOURS,
     SECTION,
     WIDTH,
 )
-from envs.cairo.scoring import final_scores, tray
 from envs.cairo.state import CairoState, Phase, Stage, Verb
 
 if TYPE_CHECKING:
@@ -130,10 +130,10 @@ def render(game: CairoGame, state: CairoState, index: int = 0, seat: int | None 
         "supply " + " ".join(f"{COLOUR_LETTERS[c]}{int(state.supply[row, c])}"
                              for c in range(NUM_COLOURS))
         + " | trays " + " ".join(f"{COLOUR_LETTERS[c]}{int(v)}" for c, v in
-                                 enumerate(tray(state)[row]))
+                                 enumerate(MONEY_PER_COLOUR - state.money[row].sum(axis=0)))
         + f" | barker supply {7 - int(state.barkers[row].sum())}"
     )
-    scores = final_scores(state.take(row))[0]
+    scores = game.scores(state.take(row))[0]
     if viewer is not None:
         lines[0] += f" | view of {seat_name(viewer)}"
     for seat in range(players):

@@ -59,6 +59,7 @@ def resample_hidden(game: CairoGame, state: CairoState, player: int, seed: int) 
         tries = out.take(np.full(RETRIES, row))
         retry_seeds = (int(seed) * 7919 + row) * RETRIES + np.arange(RETRIES, dtype=np.int64)
         _deal(tries, np.arange(RETRIES), player, make_rng(retry_seeds + 2 * _SALT))
+        game.invalidate(tries)
         good = np.flatnonzero(game.legal_action_mask(tries).any(axis=1))
         if not good.size:
             raise RuntimeError(f"cairo: resample_hidden found no consistent deal for row {row} "

@@ -22,9 +22,8 @@ from envs.cairo.data import (
     NUM_COLOURS,
     WIDTH,
 )
-from envs.core.compiled import kernel_view
+from envs.core.compiled import CompiledState, kernel_view
 from envs.core.layout import ActionLayout
-from envs.core.state import BatchState
 
 
 class Stage(IntEnum):
@@ -110,7 +109,7 @@ def action_name(action: int) -> str:
 
 
 @dataclasses.dataclass
-class CairoState(BatchState):
+class CairoState(CompiledState):
     """A batch of Kairo games; every array has the batch axis B first.
 
     Board arrays are indexed by cell ``k = 14*y + x`` (see ``data.py`` for the grid). Group ids

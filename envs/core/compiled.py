@@ -74,6 +74,10 @@ class CompiledGame(Game):
     VIEW: ClassVar[type]
     Phase: ClassVar[type[IntEnum]]
     NUM_RANKING_KEYS: ClassVar[int] = 1
+    # The phases that are decisions (default: every member of ``Phase``), and those of them
+    # that ``forced`` may apply without asking.
+    DECISIONS: ClassVar[tuple[IntEnum, ...]] = ()
+    AUTOMATIC: ClassVar[frozenset[IntEnum]] = frozenset()
     params: np.ndarray  # (N,) int64, the options the kernels read
 
     def __init__(self, num_players: int | None = None, **options: Any):
@@ -209,6 +213,9 @@ class CompiledGame(Game):
 
     def phase_name(self, phase: int) -> str:
         return self.Phase(phase).name
+
+    def decision_table(self) -> list[tuple[int, str, bool]]:
+        return [(int(p), p.name, p in self.AUTOMATIC) for p in self.DECISIONS or self.Phase]
 
     def _check_seats(self, state: CompiledState, player: Any) -> np.ndarray:
         """``player`` as (B,) int64 seats, checked: ints in [0, P), or -1 on finished rows."""

@@ -364,6 +364,10 @@ class Game(abc.ABC, Generic[S]):
             f"act): {why}; legal: {self._legal_names(mask[row])}"
         )
 
+    def decision_table(self) -> list[tuple[int, str, bool]]:
+        """``(phase, name, may be automatic)`` of every decision, in phase order (docs)."""
+        return [(p, d.name, d.may_be_automatic) for p, d in sorted(self.decisions.items())]
+
     def phase_name(self, phase: int) -> str:
         """The name of a decision key (a row's ``phase``), as the step record gives it."""
         return self.decisions[phase].name

@@ -1,0 +1,273 @@
+"""The legal actions of every decision (§4.2 D1–D12, §9.2), per row, and the forced ones.
+
+Each ``legal_<phase>(s, r, mask, hand, money)`` sets the legal actions of the decision in
+the row's cleared ``mask`` (240,), from the acting seat's point of view; the ones that read
+its cards and money take them as ``hand`` (15,) and ``money`` (6,): its own (``legal``), or
+what every seat knows of them (``cards.public_holdings``), from which ``forced`` judges on
+public data alone whether the decision has a single legal action. The masks are
+lookahead-safe: a cell is offered only if some direction and some payable card mode complete
+it, a card mode only if its fee (and, for an expansion, the cost after it) can be paid.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from envs.cairo.data import (
+    DISPLAY_SLOTS,
+    NUM_BARKERS,
+    NUM_CARD_TYPES,
+    NUM_CELLS,
+    NUM_COLOURS,
+    NUM_OWNERS,
+    SECTION,
+)
+from envs.cairo.rules import cards, placement
+from envs.cairo.rules.lure import lure_available, lure_options
+from envs.cairo.state import ACTIONS, P_MOVE_REQUIRES_BLOCKED, P_REVEAL_MONEY, Phase, Stage, Verb
+from envs.core.jit import njit
+
+NEW, EXPAND, MOVE, LURE = (ACTIONS.NEW.start, ACTIONS.EXPAND.start, ACTIONS.MOVE.start,
+                           ACTIONS.LURE.start)
+DRAW, PASS, CELL, DIR = ACTIONS.DRAW.start, ACTIONS.PASS.start, ACTIONS.CELL.start, ACTIONS.DIR.start
+CARD, THREE, COLOUR = ACTIONS.CARD.start, ACTIONS.THREE.start, ACTIONS.COLOUR.start
+DISPLAY, DECK, BARKER = ACTIONS.DISPLAY.start, ACTIONS.DECK.start, ACTIONS.BARKER.start
+NUM_ACTIONS = ACTIONS.size
+SECTION_OF = SECTION.astype(np.int64)
+
+
+@njit
+def pending_cost(s, r):
+    """The cost ``N`` of the pending expansion, 0 for a pending stall."""
+    if s.verb[r] != Verb.EXPAND:
+        return 0
+    return s.group_size[r, s.current_player[r], s.colour[r]] + 1
+
+
+# ---------------------------------------------------------------- stall placements
+@njit
+def legal_place_colour(s, r, mask, hand, money):
+    """D1: the seat's unplaced colours with a legal setup placement (§5.9.1)."""
+    reach = placement.new_reach()
+    placement.load_board(s, r, reach)
+    placement.analyse(s, r, reach)
+    colours = placement.setup_colours(s, r, reach)
+    seat = s.current_player[r]
+    for c in range(NUM_COLOURS):
+        mask[NEW + c] = s.stall_cell[r, seat, c] < 0 and colours >> c & 1 == 1
+
+
+@njit
+def stall_options(s, r, hand, money, out):
+    """D2 and D3: the legal (cell, direction) of the pending stall into ``out`` (182, 4)
+    bool. The pending verb says which rules apply: PLACE (setup or neutral: no cards, at
+    most two stalls a section), NEW (the cards pay for the section) or MOVE (cards, on the
+    board with the stall lifted, ``placement.lift``)."""
+    seat = s.current_player[r]
+    colour = s.colour[r]
+    verb = s.verb[r]
+    stall_cell = s.stall_cell[r]
+    if verb == Verb.PLACE:
+        sections = placement.setup_sections(stall_cell)
+    else:
+        sections = cards.stall_cover(hand, money)
+    reach = placement.new_reach()
+    if verb == Verb.MOVE:
+        placement.lift(s, r, seat, colour, reach)
+    else:
+        placement.load_board(s, r, reach)
+        placement.analyse(s, r, reach)
+    for k in range(NUM_CELLS):
+        if verb == Verb.MOVE:
+            ok = placement.move_cell_ok(s, r, seat, colour, reach, k)
+        else:
+            ok = placement.open_colours(stall_cell, k) >> colour & 1 == 1
+        ok = ok and sections >> SECTION_OF[k] & 1 == 1
+        for d in range(4):
+            out[k, d] = ok and placement.stall_direction_ok(reach, k, d)
+
+
+@njit
+def legal_stall_cell(s, r, mask, hand, money):
+    options = np.empty((NUM_CELLS, 4), np.bool_)
+    stall_options(s, r, hand, money, options)
+    for k in range(NUM_CELLS):
+        mask[CELL + k] = options[k].any()
+
+
+@njit
+def legal_stall_dir(s, r, mask, hand, money):
+    """D3 at the chosen cell. Public: it reads the cards only as the sections they pay for,
+    and the chosen cell's section is one (D2 offered it)."""
+    options = np.empty((NUM_CELLS, 4), np.bool_)
+    stall_options(s, r, hand, money, options)
+    for d in range(4):
+        mask[DIR + d] = options[s.target[r], d]
+
+
+# ---------------------------------------------------------------- the turn (D4)
+@njit
+def legal_turn(s, r, mask, hand, money):
+    """D4 at the start of a MAIN or FINAL turn (§4.1, §9.2): what the board allows meets
+    the sections the seat's cards and money pay for."""
+    seat = s.current_player[r]
+    reach = placement.new_reach()
+    placement.load_board(s, r, reach)
+    placement.analyse(s, r, reach)
+    new_sections = np.empty(NUM_COLOURS, np.int64)
+    expand_sections = np.empty(NUM_COLOURS, np.int64)
+    placement.new_sections(s, r, reach, new_sections)
+    placement.expand_sections(reach, seat, expand_sections)
+    main = s.stage[r] == Stage.MAIN
+    cover_new = cards.build_cover(hand, money, 0, 0)  # a stall: no cost but the joker fee
+    blocked_only = s.params[P_MOVE_REQUIRES_BLOCKED] != 0
+    for c in range(NUM_COLOURS):
+        size = s.group_size[r, seat, c]
+        # §5.3: an unplaced colour with a legal cell in a section the cards pay for.
+        stall_ok = new_sections[c] & cover_new != 0
+        mask[NEW + c] = s.stall_cell[r, seat, c] < 0 and stall_ok
+        # §5.4: a group, an expansion left, a cell in a section where the colour is paid for.
+        cover = cards.build_cover(hand, money, c, size + 1)
+        mask[EXPAND + c] = (expand_sections[c] & cover != 0 and size > 0
+                            and s.supply[r, c] > 0)
+        # §5.6: an unexpanded stall, blocked (R22) unless the option waives it, with a
+        # destination in a section the cards pay for. Lifting a stall only frees cells and
+        # takes a target away, and opens its own section to its colour: a cell where a new
+        # stall of the colour may stand is a destination, and only the stalls without one
+        # need a board of their own with them lifted.
+        movable = size == 1 and not (blocked_only and expand_sections[c] != 0)
+        move_ok = movable and stall_ok
+        if movable and not stall_ok and cover_new != 0:
+            move_ok = placement.move_sections(s, r, seat, c, reach) & cover_new != 0
+        mask[MOVE + c] = move_ok
+        mask[LURE + c] = main and lure_available(s, r, c)
+    mask[DRAW] = main
+    mask[PASS] = not main
+
+
+# ---------------------------------------------------------------- builds
+@njit
+def legal_expand_cell(s, r, mask, hand, money):
+    """D5: the cells the pending expansion may take and pay for."""
+    seat = s.current_player[r]
+    colour = s.colour[r]
+    reach = placement.new_reach()
+    placement.load_board(s, r, reach)
+    placement.analyse(s, r, reach)
+    cost = s.group_size[r, seat, colour] + 1
+    cover = cards.build_cover(hand, money, colour, cost)
+    for k in range(NUM_CELLS):
+        mask[CELL + k] = (placement.expansion_colours(reach, seat, k) >> colour & 1 == 1
+                          and cover >> SECTION_OF[k] & 1 == 1)
+
+
+@njit
+def legal_card_mode(s, r, mask, hand, money):
+    """D6: the card modes that pay for the pending build's target."""
+    fee_ok = cards.fee_payable(money, s.colour[r], pending_cost(s, r))
+    cards.card_modes(hand, SECTION_OF[s.target[r]], fee_ok, mask[CARD:THREE + 1])
+
+
+@njit
+def legal_cards_in_hand(s, r, mask, hand, money):
+    """D7 (a card of three) and D12 (a card to discard): any card in hand."""
+    for t in range(NUM_CARD_TYPES):
+        mask[CARD + t] = hand[t] > 0
+
+
+@njit
+def legal_fee_colour(s, r, mask, hand, money):
+    """D8: the joker fee colours that keep the pending build payable."""
+    cost = pending_cost(s, r)
+    for c in range(NUM_COLOURS):
+        mask[COLOUR + c] = cards.fee_colour_ok(money, s.colour[r], cost, c)
+
+
+@njit
+def legal_payment(s, r, mask, hand, money):
+    """D9: the colours of the next coin of the pending expansion's cost."""
+    for c in range(NUM_COLOURS):
+        mask[COLOUR + c] = cards.payment_ok(money, s.colour[r], s.pay_units[r],
+                                            s.pay_half[r], c)
+
+
+# ---------------------------------------------------------------- lures and draws
+@njit
+def legal_lure_target(s, r, mask, hand, money):
+    """D10: the entrances the customer may be lured to."""
+    cells = np.empty(NUM_OWNERS, np.int64)
+    legal = np.empty(NUM_OWNERS, np.bool_)
+    cost = np.empty(NUM_OWNERS, np.int64)
+    lure_options(s, r, cells, legal, cost)
+    for owner in range(NUM_OWNERS):
+        if legal[owner]:
+            mask[CELL + cells[owner]] = True
+
+
+@njit
+def legal_draw_source(s, r, mask, hand, money):
+    """D11: display slots 0..3, the deck and the barker supply (§5.8.1)."""
+    for slot in range(DISPLAY_SLOTS):
+        mask[DISPLAY + slot] = s.display[r, slot] >= 0
+    mask[DECK] = s.deck_size[r] > 0 or s.discard[r].sum() > 0
+    mask[BARKER] = s.barkers[r].sum() < NUM_BARKERS
+
+
+# ---------------------------------------------------------------- dispatch
+@njit
+def legal_with(s, r, mask, hand, money):
+    """The legal actions of the decision asked in row ``r`` into ``mask``, for the acting
+    seat's ``hand`` and ``money`` (its own, or their public bound)."""
+    phase = s.phase[r]
+    if phase == Phase.PLACE_COLOUR:
+        legal_place_colour(s, r, mask, hand, money)
+    elif phase == Phase.STALL_CELL:
+        legal_stall_cell(s, r, mask, hand, money)
+    elif phase == Phase.STALL_DIR:
+        legal_stall_dir(s, r, mask, hand, money)
+    elif phase == Phase.TURN:
+        legal_turn(s, r, mask, hand, money)
+    elif phase == Phase.EXPAND_CELL:
+        legal_expand_cell(s, r, mask, hand, money)
+    elif phase == Phase.CARD_MODE:
+        legal_card_mode(s, r, mask, hand, money)
+    elif phase == Phase.THREE_PICK or phase == Phase.DISCARD:
+        legal_cards_in_hand(s, r, mask, hand, money)
+    elif phase == Phase.FEE_COLOUR:
+        legal_fee_colour(s, r, mask, hand, money)
+    elif phase == Phase.PAYMENT:
+        legal_payment(s, r, mask, hand, money)
+    elif phase == Phase.LURE_TARGET:
+        legal_lure_target(s, r, mask, hand, money)
+    elif phase == Phase.DRAW_SOURCE:
+        legal_draw_source(s, r, mask, hand, money)
+
+
+@njit
+def legal(s, r, mask):
+    """The legal actions of the decision asked in row ``r`` (the driver's ``legal``)."""
+    seat = s.current_player[r]
+    legal_with(s, r, mask, s.hand[r, seat], s.money[r, seat])
+
+
+@njit
+def forced(s, r, mask):
+    """Whether public information alone leaves the decision its single legal action
+    (design.md, forced decisions): D1, D3, D10 and D11 read no private data (D3 the cards
+    only as the section of the cell D2 offered), so their masks are public themselves; the
+    others are judged by the same legal function on the public bound of the seat's cards and
+    money (``cards.public_holdings``); D6 only when every seat knows the hand and the money,
+    since its THREE is a fallback and a bound on the hand does not bound its mask."""
+    phase = s.phase[r]
+    if (phase == Phase.PLACE_COLOUR or phase == Phase.STALL_DIR
+            or phase == Phase.LURE_TARGET or phase == Phase.DRAW_SOURCE):
+        return True
+    if phase == Phase.CARD_MODE and not (cards.hand_known(s, r)
+                                         and s.params[P_REVEAL_MONEY] != 0):
+        return False
+    hand = np.empty(NUM_CARD_TYPES, np.int8)
+    money = np.empty(NUM_COLOURS, np.int16)
+    cards.public_holdings(s, r, hand, money)
+    bound = np.zeros(NUM_ACTIONS, np.bool_)
+    legal_with(s, r, bound, hand, money)
+    return bound.sum() == 1
