@@ -513,7 +513,10 @@ def _parse_names(agent_names: Sequence[str] | str, least: int = 2
     entries = [n.strip() for n in agent_names]
     if any(not n for n in entries):
         raise ValueError(f"empty agent name in {list(agent_names)!r}")
-    pairs = [entry.partition("=")[::2] if "=" in entry else (entry, entry) for entry in entries]
+    # A label has no ':', which tells label=path from an agent's own options
+    # (ismcts:simulations=200, itself a name).
+    pairs = [entry.partition("=")[::2] if ":" not in entry.partition("=")[0] and "=" in entry
+             else (entry, entry) for entry in entries]
     names, specs = [label.strip() for label, _ in pairs], [spec.strip() for _, spec in pairs]
     if any(not n for n in names + specs):
         raise ValueError(f"an empty label or path in {entries!r} (write label=path)")

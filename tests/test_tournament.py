@@ -365,3 +365,10 @@ def test_the_search_budget_table_rates_each_budget_against_the_best_baseline(tmp
     assert all(float(r[1]) > 0 and int(r[6]) >= 8 for r in rows)
     best = table.split("Best scripted baseline: ")[1].split(" ")[0]
     assert best in ("highest_first", "highest_first_twin")  # the two play alike
+
+
+def test_an_agent_s_options_are_not_taken_for_a_label():
+    names, specs = tournament._parse_names(
+        "random,ismcts:simulations=2,deep=ismcts:simulations=9,trained=runs/x.zip")
+    assert names == ["random", "ismcts:simulations=2", "deep", "trained"]
+    assert specs == ["random", "ismcts:simulations=2", "ismcts:simulations=9", "runs/x.zip"]
