@@ -10,9 +10,12 @@ commands are fed their input on stdin. A README line missing from ``CASES``, or 
 whose line left the README, fails the listing test, so the README cannot grow a command
 nobody runs.
 
-The chain of the first session (train, play, replay, picture, tournament, the notebook) runs
-in the default test run with tiny budgets (about a minute on 2 cores); the other training
-variants are ``slow``, and the default run checks only that each answers ``--help``.
+The chain of the first session (train, play, replay, picture, the notebook), the soaks,
+throughput and docs run in the default test run with tiny budgets (about 40 s on 2 idle
+cores, most of it the training run); the tournaments, the search-budget benchmark and the
+other training variants are ``slow`` (a trained agent and the search agent take tens of
+seconds even for a few games), and the default run checks that each of them answers
+``--help`` and knows every option the README gives it.
 """
 
 from __future__ import annotations
@@ -65,8 +68,8 @@ CASES: dict[str, Case] = {
     "python -m benchmarks.tournament --env cairo --agents random,greedy,"
     "trained=runs/latest/checkpoints/final.zip --guests ismcts":
         Case("--games 1 --guests ismcts:simulations=1:rollout_depth=0:wave=1 --guest-games 1 "
-             "--bootstrap 10 "
-             "--no-progress", expect="wrote runs/tournaments/cairo_3p_"),
+             "--bootstrap 10 --no-progress", expect="wrote runs/tournaments/cairo_3p_",
+             slow=True),
     "python -m benchmarks.throughput --out benchmarks/results":
         Case("--env cairo --players 3 --batch-sizes 1 --seconds 0.01 --min-batch-steps 1 "
              "--no-progress", expect="file:benchmarks/results/throughput.md"),
@@ -75,7 +78,7 @@ CASES: dict[str, Case] = {
         Case("--games 1 --batch 1"),
     "python -m benchmarks.search_budget --env batavia":
         Case("--simulations 2 --games 1 --field-games 1 --no-progress",
-             expect="file:benchmarks/results/batavia_search_budget.md"),
+             expect="file:benchmarks/results/batavia_search_budget.md", slow=True),
     "python -m envs.docs": Case(expect="file:docs/cairo.md"),
     "python -m train.selfplay --env cairo --no-preset": Case(TRAIN_BUDGET, slow=True),
     "python -m train.selfplay --env cairo --players 4 --timesteps 2000000 --seed 1":
@@ -93,7 +96,7 @@ CASES: dict[str, Case] = {
     "notebooks/selfplay_cairo.ipynb": Case(expect="file:notebooks/selfplay_cairo.html"),
     "python -m benchmarks.tournament --env cairo --agents random,greedy,"
     "trained=runs/latest/checkpoints/final.zip --games 600 --save-games 5":
-        Case("--games 1 --bootstrap 10 --no-progress", expect="game records in"),
+        Case("--games 1 --bootstrap 10 --no-progress", expect="game records in", slow=True),
 }
 
 
