@@ -28,6 +28,7 @@ import shlex
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -125,6 +126,7 @@ class Workspace:
     def __init__(self, root: Path):
         self.root = root
         self.outputs: dict[str, subprocess.CompletedProcess] = {}
+        self.started: dict[str, float] = {}  # when each command started
         self.env = {k: v for k, v in os.environ.items()
                     if k not in ("TRADEWINDS_RUN_DIR", "MPLBACKEND")}
         # The copy's packages, not the checkout's (an editable install points there), and
@@ -145,6 +147,7 @@ class Workspace:
             (game,) = RECORD_LINE.findall(self.run(PLAY).stdout)
             line = command.replace("<game>", shlex.quote(game[1]))
         line = f"{line} {case.budget}".strip()
+        self.started[command] = time.time()
         done = subprocess.run(["bash", "-c", line], cwd=self.root, env=self.env,
                               input=case.stdin, capture_output=True, text=True, timeout=600)
         assert done.returncode == 0, (f"README command failed: {line}\n"
@@ -182,7 +185,10 @@ def _check(workspace: Workspace, command: str) -> None:
     done = workspace.run(command)
     expect = CASES[command].expect
     if expect.startswith("file:"):
-        assert (workspace.root / expect[5:]).exists(), f"{command} wrote no {expect[5:]}"
+        # Written by the command itself: some of these files are committed.
+        path = workspace.root / expect[5:]
+        assert path.exists(), f"{command} wrote no {expect[5:]}"
+        assert path.stat().st_mtime >= workspace.started[command] - 1, f"{path} is old"
     else:
         assert expect in done.stdout, f"{command} did not say {expect!r}:\n{done.stdout}"
 
