@@ -66,7 +66,7 @@ def help_tables(game: Game) -> tuple[dict[str, str], dict[str, str]]:
 
 def decision_kind(game: Game, state: BatchState) -> str:
     """The name of the decision row 0 asks (the key of ``DECISION_HELP``)."""
-    return game.decisions[int(state.phase[0])].name
+    return game.phase_name(int(state.phase[0]))
 
 
 def block_of(game: Game, action: int) -> str:
