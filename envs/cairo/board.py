@@ -79,8 +79,6 @@ CELL_BIT = (np.uint64(1) << (_BIT_INDEX % 64).astype(np.uint64)).astype(np.uint6
 # OR or AND NOT of tuples, without a branch on its word.
 _CELL_BOARD = np.zeros((NUM_CELLS, NUM_WORDS), dtype=np.uint64)
 _CELL_BOARD[np.arange(NUM_CELLS), CELL_WORD] = CELL_BIT
-for _table in (NEIGHBOURS, CELL_WORD, CELL_BIT, _CELL_BOARD):
-    _table.flags.writeable = False
 
 # Every constant that meets a word is a uint64: numba turns a mix of uint64 and int64 into
 # float64.
@@ -90,10 +88,14 @@ _SHIFT_ROW = np.uint64(_LANE)  # one grid row
 _SHIFT_CARRY = np.uint64(64 - _LANE)  # the top row of a word to the bottom of the next
 _SHIFT_COLUMN = np.uint64(1)
 
-# The 8-cell ring of a cell, N, NE, E, SE, S, SW, W, NW, as bit offsets (dx + 16 dy).
+# The 8-cell ring of a cell, N, NE, E, SE, S, SW, W, NW, and the orthogonal neighbours N, E,
+# S, W, as bit offsets (dx + 16 dy). They are read from arrays, so a call gets an int64: numba
+# compiles a function once more for every literal int it is called with.
 _RING_STEPS = ((0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1))
-(_NORTH, _NORTH_EAST, _EAST, _SOUTH_EAST,
- _SOUTH, _SOUTH_WEST, _WEST, _NORTH_WEST) = (dx + _LANE * dy for dx, dy in _RING_STEPS)
+_RING_SHIFTS = np.array([dx + _LANE * dy for dx, dy in _RING_STEPS], dtype=np.int64)
+_NEIGHBOUR_SHIFTS = np.array([dx + _LANE * dy for dx, dy in DIRECTIONS], dtype=np.int64)
+for _table in (NEIGHBOURS, CELL_WORD, CELL_BIT, _CELL_BOARD, _RING_SHIFTS, _NEIGHBOUR_SHIFTS):
+    _table.flags.writeable = False
 
 
 # ---------------------------------------------------------------- per-row bitboards
@@ -146,7 +148,7 @@ def _same(a: tuple, b: tuple) -> bool:
 
 @njit
 def _word(board: tuple | np.ndarray, i: int) -> np.uint64:
-    """Word ``i`` of ``board``, 0 past either end (the rows there hold no cell).
+    """Word ``i`` (0..3) of ``board``.
 
     Branches on the index rather than ``board[i]``: numba reads a tuple at a variable
     index through a copy on the stack, which made ``has_bit`` five times slower.
@@ -157,9 +159,7 @@ def _word(board: tuple | np.ndarray, i: int) -> np.uint64:
         return board[1]
     if i == 2:
         return board[2]
-    if i == 3:
-        return board[3]
-    return _ZERO
+    return board[3]
 
 
 @njit
@@ -204,21 +204,22 @@ def board_bits(tile: np.ndarray, entrance: np.ndarray, customer: np.ndarray,
 
 
 @njit
-def _dilated_word(board: tuple, walk: tuple, i: int) -> np.uint64:
-    """Word ``i`` of a dilation: its cells, their row neighbours and the rows next to them
-    (the top row of the word below and the bottom row of the word above included), inside
-    ``walk``."""
-    word = board[i]
+def _dilated_word(below: np.uint64, word: np.uint64, above: np.uint64,
+                  walk: np.uint64) -> np.uint64:
+    """One word of a dilation: its cells, their row neighbours and the rows next to them
+    (the top row of the word ``below`` and the bottom row of the word ``above`` included),
+    inside ``walk``."""
     return (word | word << _SHIFT_COLUMN | word >> _SHIFT_COLUMN | word << _SHIFT_ROW
-            | word >> _SHIFT_ROW | _word(board, i - 1) >> _SHIFT_CARRY
-            | _word(board, i + 1) << _SHIFT_CARRY) & walk[i]
+            | word >> _SHIFT_ROW | below >> _SHIFT_CARRY | above << _SHIFT_CARRY) & walk
 
 
 @njit
 def _dilate(board: tuple, walk: tuple) -> tuple:
     """One 4-neighbour growth step of ``board`` inside ``walk``."""
-    return (_dilated_word(board, walk, 0), _dilated_word(board, walk, 1),
-            _dilated_word(board, walk, 2), _dilated_word(board, walk, 3))
+    return (_dilated_word(_ZERO, board[0], board[1], walk[0]),
+            _dilated_word(board[0], board[1], board[2], walk[1]),
+            _dilated_word(board[1], board[2], board[3], walk[2]),
+            _dilated_word(board[2], board[3], _ZERO, walk[3]))
 
 
 @njit
@@ -265,21 +266,24 @@ def component_bits(walk: np.ndarray, targets: np.ndarray, out: np.ndarray) -> No
 
 
 @njit
-def _shifted_word(board: tuple, shift: int, i: int) -> np.uint64:
-    """Word ``i`` of ``board`` shifted toward bit 0 by ``shift`` bits (away from it when
-    negative, 0 < |shift| < 64): at every cell, the value of the cell ``shift`` bits on
-    (``_NORTH``...). A cell whose neighbour that way is off the grid reads a bit that holds
-    no cell, or one shifted in as 0."""
+def _shifted_word(below: np.uint64, word: np.uint64, above: np.uint64,
+                  shift: int) -> np.uint64:
+    """One word of a board shifted toward bit 0 by ``shift`` bits (away from it when
+    negative, 0 < |shift| < 64), the words ``below`` and ``above`` carried in."""
     if shift > 0:
-        return board[i] >> np.uint64(shift) | _word(board, i + 1) << np.uint64(64 - shift)
-    return board[i] << np.uint64(-shift) | _word(board, i - 1) >> np.uint64(64 + shift)
+        return word >> np.uint64(shift) | above << np.uint64(64 - shift)
+    return word << np.uint64(-shift) | below >> np.uint64(64 + shift)
 
 
 @njit
 def _shifted(board: tuple, shift: int) -> tuple:
-    """``_shifted_word`` of every word of ``board``."""
-    return (_shifted_word(board, shift, 0), _shifted_word(board, shift, 1),
-            _shifted_word(board, shift, 2), _shifted_word(board, shift, 3))
+    """``board`` shifted by ``shift`` bits: at every cell, the value of the cell ``shift``
+    bits on (``_RING_SHIFTS``). A cell whose cell that way is off the grid reads a bit that
+    holds no cell, or one shifted in as 0."""
+    return (_shifted_word(_ZERO, board[0], board[1], shift),
+            _shifted_word(board[0], board[1], board[2], shift),
+            _shifted_word(board[1], board[2], board[3], shift),
+            _shifted_word(board[2], board[3], _ZERO, shift))
 
 
 @njit
@@ -308,20 +312,16 @@ def ring_cut_word(north: np.uint64, north_east: np.uint64, east: np.uint64,
 
 
 @njit
-def _ring_cut_word_of(walk: tuple, i: int) -> np.uint64:
-    """Word ``i`` of ``_ring_cut``."""
-    return ring_cut_word(
-        _shifted_word(walk, _NORTH, i), _shifted_word(walk, _NORTH_EAST, i),
-        _shifted_word(walk, _EAST, i), _shifted_word(walk, _SOUTH_EAST, i),
-        _shifted_word(walk, _SOUTH, i), _shifted_word(walk, _SOUTH_WEST, i),
-        _shifted_word(walk, _WEST, i), _shifted_word(walk, _NORTH_WEST, i))
-
-
-@njit
 def _ring_cut(walk: tuple) -> tuple:
     """The cells of a board whose ring fails (``ring_cut_word``): the possible cut cells."""
-    return (_ring_cut_word_of(walk, 0), _ring_cut_word_of(walk, 1),
-            _ring_cut_word_of(walk, 2), _ring_cut_word_of(walk, 3))
+    n, ne = _shifted(walk, _RING_SHIFTS[0]), _shifted(walk, _RING_SHIFTS[1])
+    e, se = _shifted(walk, _RING_SHIFTS[2]), _shifted(walk, _RING_SHIFTS[3])
+    s, sw = _shifted(walk, _RING_SHIFTS[4]), _shifted(walk, _RING_SHIFTS[5])
+    w, nw = _shifted(walk, _RING_SHIFTS[6]), _shifted(walk, _RING_SHIFTS[7])
+    return (ring_cut_word(n[0], ne[0], e[0], se[0], s[0], sw[0], w[0], nw[0]),
+            ring_cut_word(n[1], ne[1], e[1], se[1], s[1], sw[1], w[1], nw[1]),
+            ring_cut_word(n[2], ne[2], e[2], se[2], s[2], sw[2], w[2], nw[2]),
+            ring_cut_word(n[3], ne[3], e[3], se[3], s[3], sw[3], w[3], nw[3]))
 
 
 @njit
@@ -348,11 +348,10 @@ def _neighbour_flags(board: tuple, connected: np.ndarray) -> None:
     The board shifted once per direction, then read a grid row (a word's lane) at a time:
     a word picked per cell costs twice as much.
     """
-    towards = (_shifted(board, _NORTH), _shifted(board, _EAST), _shifted(board, _SOUTH),
-               _shifted(board, _WEST))
-    for y in range(HEIGHT):
-        for d in range(4):
-            lane = _word(towards[d], y // 4) >> np.uint64(_LANE * (y % 4))
+    for d in range(4):
+        towards = _shifted(board, _NEIGHBOUR_SHIFTS[d])
+        for y in range(HEIGHT):
+            lane = _word(towards, y // 4) >> np.uint64(_LANE * (y % 4))
             for x in range(WIDTH):
                 connected[WIDTH * y + x, d] = (lane >> np.uint64(x)) & _ONE != _ZERO
 
