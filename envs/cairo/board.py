@@ -21,7 +21,8 @@ rules' per-row kernels can call them for every row, in parallel or not.
 there keeps every customer and entrance in one walkable component, and which neighbouring
 cells would still be connected to them (the possible entrances of a new stall). Most cells
 are settled by a bit-parallel test on their 8-cell ring; only the possible cut cells get a
-short detour search, and the true cut cells a flood fill of their own.
+detour search (a walk around the cell, which most often closes within a few steps), and the
+true cut cells a flood fill from the first target (the detour's piece, when it holds it).
 
 The NumPy-facing forms (``Reachability``, ``walk_distances``, ``flood``, ``Board``) run one
 compiled call over all their rows. ``Board`` gathers the per-cell facts of §5.1 (free,
@@ -400,9 +401,9 @@ def placements_row(walk: np.ndarray, targets: np.ndarray, candidates: np.ndarray
             continue
         without = _difference(open_cells, _cell_bits(cell))
         # The detour search: from the first walkable neighbour (a suspect has two or more)
-        # to the others, which ends at once in most cases; when it does not, the start's
-        # piece of the board without the cell is complete, and the flood from the first
-        # target is that piece if it holds the target.
+        # to the others, most often met within a few steps; when they are not met, the
+        # start's piece of the board without the cell is complete, and the flood from the
+        # first target is that piece if it holds the target.
         start, around = -1, (_ZERO, _ZERO, _ZERO, _ZERO)
         for d in range(4):
             near = NEIGHBOURS[cell, d]
