@@ -68,15 +68,15 @@ PLAYER_COUNTS = range(2, NEUTRAL + 1)  # the seats are the owner slots before th
 
 # ---------------------------------------------------------------- the layout
 # The documentation fields below belong on ``envs.core.layout.Piece`` and ``ObservationLayout``
-# (every game could describe its features); they are subclasses here while the core is being
-# edited elsewhere, and ``envs.docs`` reads them where a layout has them.
+# (every game could describe its features); until they move there, ``envs.docs`` reads them
+# wherever a layout has them.
 @dataclasses.dataclass(frozen=True)
 class DescribedPiece(Piece):
     """A piece that says what it holds (printed by ``python -m envs.docs``).
 
     Attributes:
         meaning: what the values are, in a sentence.
-        index: how the axes are indexed, e.g. ``[k, f]: cell k = 14*y + x, feature f``.
+        index: how the axes are indexed, in the letters of ``NOTATION``, e.g. ``[j, c]``.
         scale: how a value is made from the state, e.g. ``one-hot`` or ``money / 20``.
         privacy: who may know it, under each option that changes it.
         labels: the name of each entry of the last axis, where they have names.
