@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import dataclasses
 import operator
+from collections.abc import Callable
 
 import numpy as np
 
@@ -264,18 +265,20 @@ money_of_a = money[j] * 20                 # seat a's money of each colour
 ```"""
 
 
+_LAYOUTS = {players: observation_layout(players) for players in PLAYER_COUNTS}
+
+
+def _by_player_count(value: Callable[[DescribedLayout], int]) -> np.ndarray:
+    """(5,) int64: ``value`` of the layout of each player count (2, 3, 4), at its index."""
+    values = np.full(NEUTRAL + 1, -1, dtype=np.int64)
+    for players, layout in _LAYOUTS.items():
+        values[players] = value(layout)
+    return values
+
+
 def _starts(name: str) -> np.ndarray:
-    """(5,) int64: where piece ``name`` starts, indexed by the player count (2, 3, 4)."""
-    starts = np.full(NEUTRAL + 1, -1, dtype=np.int64)
-    for players in PLAYER_COUNTS:
-        starts[players] = observation_layout(players).offsets[name].start
-    return starts
-
-
-# The layout's offsets as constants of the kernels (numba freezes module-level arrays), by
-# player count.
-_CELL_FEATURES = np.array([len(cell_feature_labels(p)) if p in PLAYER_COUNTS else 0
-                           for p in range(NEUTRAL + 1)], dtype=np.int64)
+    """(5,) int64: where piece ``name`` starts, indexed by the player count."""
+    return _by_player_count(lambda layout: layout.offsets[name].start)
 
 
 def _owner_slots() -> np.ndarray:
@@ -292,6 +295,9 @@ def _owner_slots() -> np.ndarray:
 
 
 _OWNER_SLOT = _owner_slots()
+# The layout's sizes and offsets as constants of the kernels (numba freezes module-level
+# arrays), indexed by the player count.
+_CELL_FEATURES = _by_player_count(lambda layout: layout.pieces["board"].shape[1])
 _TO_ACT, _STAGE, _PHASE, _VERB = (_starts(n) for n in ("to_act", "stage", "phase", "verb"))
 _PENDING_COLOUR, _DISPLAY, _MEDALS = (_starts(n) for n in ("pending_colour", "display",
                                                            "medals"))
@@ -351,7 +357,7 @@ def _board(s: View, r: int, seat: int, out: np.ndarray) -> None:
             out[cell + entrance] = 1.0
         out[cell + group % NUM_COLOURS] = 1.0
         out[cell + NUM_COLOURS + _OWNER_SLOT[players, seat, group // NUM_COLOURS]] = 1.0
-    for owner in range(NUM_OWNERS):  # a main stall's cell holds its group's first tile
+    for owner in range(NUM_OWNERS):  # the main stalls: tiles whose colour and owner are set
         for colour in range(NUM_COLOURS):
             k = s.stall_cell[r, owner, colour]
             if k >= 0:
