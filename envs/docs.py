@@ -139,12 +139,11 @@ def _features(layouts: dict[int, ObservationLayout], default: ObservationLayout)
               f"{piece.privacy} |" for piece in pieces]
     lines += ["", "Entries of the last axis, by index:", ""]
     for name, piece in default.pieces.items():
-        labels = {players: getattr(layout.pieces.get(name), "labels", ())
-                  for players, layout in layouts.items()}
         if not piece.labels:
             continue
-        named = {players: ", ".join(f"{i} {label}" for i, label in enumerate(names))
-                 for players, names in labels.items()}
+        named = {players: ", ".join(f"{i} {label}" for i, label in enumerate(
+                     getattr(layout.pieces.get(name), "labels", ())))
+                 for players, layout in layouts.items()}
         if len(set(named.values())) == 1:
             lines.append(f"- `{name}`: {named[next(iter(named))]}")
         else:
