@@ -149,7 +149,7 @@ class CairoGame(Game[CairoState]):
         options = self.options
         self.params = np.array([options["reveal_money"], options["move_requires_blocked"],
                                 options["auto_pay"], options["max_turns"]], dtype=np.int64)
-        self.observer = observation.Observer(self.num_players, self.options)
+        self.observer = observation.Observer(self.num_players, self.params)
         self.action_layout = ACTIONS
         self.observation_layout = self.observer.layout
         self.observation_shape = (self.observer.layout.size,)

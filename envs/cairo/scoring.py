@@ -5,8 +5,9 @@ from __future__ import annotations
 import numpy as np
 
 from envs.cairo.data import GOLD, MEDAL_VP, MONEY_PER_COLOUR, SILVER
-from envs.cairo.state import CairoState
+from envs.cairo.state import CairoState, View
 from envs.core.arrays import last_axis_sums, second_last_axis_sums
+from envs.core.jit import njit
 
 COIN_SET = 3  # 1 VP per 3 money left at the end (§7.2)
 
@@ -15,6 +16,16 @@ def tray(state: CairoState, idx: np.ndarray | None = None) -> np.ndarray:
     """(B, 6) money left in each colour's tray (the bank, §2.2); (R, 6) of rows ``idx``."""
     money = state.money if idx is None else state.money[idx]
     return MONEY_PER_COLOUR - second_last_axis_sums(money)
+
+
+@njit
+def tray_left(s: View, r: int, colour: int) -> int:
+    """Money left in ``colour``'s tray (the bank, §2.2) in row ``r`` of the view ``s``: the
+    colour's money that no seat holds."""
+    held = 0
+    for seat in range(s.money.shape[1]):
+        held += s.money[r, seat, colour]
+    return MONEY_PER_COLOUR - held
 
 
 def award_expansion(state: CairoState, idx: np.ndarray, seat: np.ndarray,
