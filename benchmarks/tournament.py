@@ -513,7 +513,10 @@ def _parse_names(agent_names: Sequence[str] | str, least: int = 2
     entries = [n.strip() for n in agent_names]
     if any(not n for n in entries):
         raise ValueError(f"empty agent name in {list(agent_names)!r}")
-    pairs = [entry.partition("=")[::2] if "=" in entry else (entry, entry) for entry in entries]
+    # A label has no ':', which tells label=path from an agent's own options
+    # (ismcts:simulations=200, itself a name).
+    pairs = [entry.partition("=")[::2] if ":" not in entry.partition("=")[0] and "=" in entry
+             else (entry, entry) for entry in entries]
     names, specs = [label.strip() for label, _ in pairs], [spec.strip() for _, spec in pairs]
     if any(not n for n in names + specs):
         raise ValueError(f"an empty label or path in {entries!r} (write label=path)")
@@ -597,12 +600,19 @@ def _play_on_ray(game: Game, jobs: list, address: str | None, bar: tqdm
 
 
 # ----------------------------------------------------------------------- the command
+DEFAULT_OUT = "runs/tournaments"  # each run writes a new folder <env>_<P>p_<time> in it
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m benchmarks.tournament",
-        description="Seat-balanced round robin with duplicate deals; writes an Elo table "
-                    "(Bradley-Terry ML, random = 1000, 95% bootstrap CI) and OpenSkill "
-                    "ratings as <out>/<env>_elo.md and .csv.",
+        description="Plays a seat-balanced round robin with duplicate deals between the "
+                    "agents, prints an Elo table (Bradley-Terry ML, random = 1000, 95% "
+                    "bootstrap CI) and OpenSkill ratings, and writes them as "
+                    "<out>/<env>_elo.md and .csv (by default <out> is a new folder "
+                    f"{DEFAULT_OUT}/<env>_<P>p_<time>, e.g. cairo_3p_20250101-120000). "
+                    "Game counts are rounded up to whole duplicate deals; the command "
+                    "says so when it rounds.",
     )
     parser.add_argument("--env", required=True, help="env id (see envs.list_envs())")
     parser.add_argument("--players", type=int, default=None,
@@ -612,17 +622,21 @@ def build_parser() -> argparse.ArgumentParser:
                              "names one; ismcts:simulations=200 sets a search agent's "
                              "options; default: random and the game's scripted baselines)")
     parser.add_argument("--games", type=int, default=600,
-                        help="games to play, rounded up to whole duplicate deals (600)")
+                        help="games to play, rounded up to whole duplicate deals: a deal is "
+                             "played in every seat arrangement (600)")
     parser.add_argument("--guests", default=None,
                         help="comma-separated agents rated against the field in "
                              "--guest-games games each instead of the whole round robin "
                              "(e.g. ismcts, too slow for all of it)")
     parser.add_argument("--guest-games", type=int, default=150,
-                        help="games of each guest, rounded up to whole deals (150)")
+                        help="games of each guest, rounded up to whole deals: each guest "
+                             "plays every lineup of the field in every seat, so with 3 "
+                             "players and 3 field agents 6 becomes 18 (150)")
     parser.add_argument("--seed", type=int, default=0, help="first deal seed (0)")
     parser.add_argument("--out", default=None,
                         help="folder for the Markdown and CSV tables, <out>/<env>_elo.md "
-                             "(default: a new folder per run, runs/tournaments/<env>_<time>)")
+                             "(default: a new folder per run, "
+                             f"{DEFAULT_OUT}/<env>_<P>p_<time>, e.g. cairo_3p_20250101-120000)")
     parser.add_argument("--save-games", type=int, default=0,
                         help="save the records of the first N games (envs.records) beside "
                              "the tables, for python -m envs.replay (default: 0)")
@@ -658,7 +672,15 @@ def main(argv: Sequence[str] | None = None) -> TournamentResult:
     if played != args.games:
         print(f"note: {args.games} games asked, {played} played: every one of the "
               f"{result.field_arrangements} seat arrangements plays the same deals")
-    out = args.out or Path("runs/tournaments") / (
+    if result.guests:
+        per_guest = ((len(result.arrangements) - result.field_arrangements)
+                     // len(result.guests) * result.guest_games_per_arrangement)
+        if per_guest != args.guest_games:
+            print(f"note: {args.guest_games} guest games asked, {per_guest} played by each "
+                  f"guest: every guest plays the same deals in each of its "
+                  f"{per_guest // result.guest_games_per_arrangement} seat arrangements "
+                  "(every lineup of the field, every seat)")
+    out = args.out or Path(DEFAULT_OUT) / (
         f"{args.env}_{args.players}p_{time.strftime('%Y%m%d-%H%M%S')}")
     md, table = result.write(out)
     print(f"wrote {md} and {table}"

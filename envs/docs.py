@@ -5,7 +5,9 @@
 
 A page holds the game's spec table and design notes (its module docstring), the player
 counts and options, the observation's pieces with their offsets, shapes, bounds and
-visibility per player count (``game.observation_layout``), the action layout with its index
+visibility per player count (``game.observation_layout``; where its pieces describe
+themselves, what each holds, its indices, scale and privacy, the names of its entries and
+the layout's guide to reading it), the action layout with its index
 ranges (``game.action_layout``), the decisions (``game.decisions``) and the rewards. It is
 made from the objects the rules use, so it cannot drift from them; a test regenerates and
 compares every page.
@@ -90,9 +92,11 @@ def page(env_id: str) -> str:
         "within `[low, high]` (`observation_low`/`observation_high`). *private*: only the "
         "observing seat's own information.",
     ]
-    for players, game in games.items():
-        lines += ["", f"### {players} players ({game.observation_shape[0]:,} values)", "",
-                  _observation(game.observation_layout)]
+    layouts = {players: game.observation_layout for players, game in games.items()}
+    lines += _features(layouts, default.observation_layout)
+    for players, layout in layouts.items():
+        lines += ["", f"### {players} players ({layout.size:,} values)", "",
+                  _observation(layout)]
     return "\n".join(lines) + "\n"
 
 
@@ -117,6 +121,35 @@ def _observation(layout: ObservationLayout) -> str:
         rows.append(f"| {name} | {where.start}–{where.stop - 1} | {shape} | {low:g} | "
                     f"{piece.high:g} | {'public' if piece.public else 'private'} |")
     return "\n".join(rows)
+
+
+def _features(layouts: dict[int, ObservationLayout], default: ObservationLayout) -> list[str]:
+    """The layout's guide to reading it, then what each piece means, its indices, scale and
+    visibility, and the names of its entries: lines of Markdown, none for a layout whose
+    pieces carry no descriptions (``meaning``, ``index``, ``scale``, ``privacy``,
+    ``labels``)."""
+    pieces = default.pieces.values()
+    if not any(getattr(piece, "meaning", "") for piece in pieces):
+        return []
+    guide = getattr(default, "guide", "")
+    lines = ["", "### Reading an observation", "", guide] if guide else []
+    lines += ["", "### Features", "",
+              "| piece | indices | meaning | scale | visibility |", "|---|---|---|---|---|"]
+    lines += [f"| {piece.name} | {piece.index} | {piece.meaning} | {piece.scale} | "
+              f"{piece.privacy} |" for piece in pieces]
+    lines += ["", "Entries of the last axis, by index:", ""]
+    for name, piece in default.pieces.items():
+        if not piece.labels:
+            continue
+        named = {players: ", ".join(f"{i} {label}" for i, label in enumerate(
+                     getattr(layout.pieces.get(name), "labels", ())))
+                 for players, layout in layouts.items()}
+        if len(set(named.values())) == 1:
+            lines.append(f"- `{name}`: {named[next(iter(named))]}")
+        else:
+            lines.append(f"- `{name}`: " + "; ".join(
+                f"{players} players: {text}" for players, text in named.items()))
+    return lines
 
 
 def path_of(env_id: str) -> Path:

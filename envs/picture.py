@@ -6,7 +6,9 @@
 
 From a game record (``envs.records``), at a step (default: the end) and as a seat saw it
 (default: everything); or from a fresh game of ``--env`` played ``--steps`` decisions by
-uniform random legal moves (numpy ``default_rng(--seed)``).
+uniform random legal moves (numpy ``default_rng(--seed)``). A band under the board names
+who played each seat (from a record: its agents) and, once the game is over, the winner and
+the ranking.
 """
 
 from __future__ import annotations
@@ -18,9 +20,23 @@ import numpy as np
 
 import envs
 from envs.core import cli
-from envs.core.draw import save_png
+from envs.core.draw import caption, places, save_png
 from envs.core.sampling import sample_actions
 from envs.records import load
+
+
+def who_is_who(state, players: list[str]) -> list[str]:
+    """The band's lines: who plays each seat, and the winner and the ranking once the game
+    of row 0 is over."""
+    lines = ["seats: " + ", ".join(f"player_{s} = {name}" for s, name in enumerate(players))]
+    place = places(state, 0)
+    if place is not None:
+        order = sorted(range(len(players)), key=lambda s: place[s])
+        winners = [f"player_{s} ({players[s]})" for s in order if place[s] == 1]
+        lines.append(("winners (tied): " if len(winners) > 1 else "winner: ")
+                     + " and ".join(winners) + " | ranking: "
+                     + ", ".join(f"{place[s]}. player_{s}" for s in order))
+    return lines
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -49,6 +65,7 @@ def main(argv: list[str] | None = None) -> int:
             state = record.state_at(record.num_steps if args.step is None else args.step)
         except (OSError, ValueError) as err:
             parser.error(str(err))
+        players = [entry.partition(": ")[2] for entry in record.header["players"]]
     else:
         env_id = cli.env_ids(parser, args.env)[0]
         game = envs.make_game(env_id, cli.player_count(parser, env_id, args.players))
@@ -58,9 +75,11 @@ def main(argv: list[str] | None = None) -> int:
             if state.done[0]:
                 break
             state = game.step(state, sample_actions(game.legal_action_mask(state), generator))
+        players = ["random moves"] * game.num_players
     if args.seat is not None and not 0 <= args.seat < game.num_players:
         parser.error(f"--seat must be in 0..{game.num_players - 1}")
-    path = save_png(game.draw(state, 0, seat=args.seat), args.out)
+    picture = caption(game.draw(state, 0, seat=args.seat), who_is_who(state, players))
+    path = save_png(picture, args.out)
     print(f"wrote {path}")
     return 0
 

@@ -24,10 +24,9 @@ def test_a_human_plays_a_whole_game_through_standard_input(tmp_path, toy_baselin
     answers = "nonsense\n?\nboard\n" + "0\n1\n2\n3\ndraw_deck\n" * 20
     text = _play(["--env", "toy", "--players", "2", "--seed", "4", "--opponents",
                   "highest_first", "--out", str(tmp_path)], answers)
-    assert "'nonsense' is not a legal action here" in text
-    assert "type the number or the name of a legal action" in text  # the help line
+    assert "'nonsense' is neither an action nor a key" in text
+    assert "Decision: PLAY" in text and play.KEYS in text  # what '?' explains
     assert "player_1 (highest_first) PLAY:" in text  # the opponent's moves, as they happen
-    assert "Game over." in text and "scores: player_0 (human)" in text
     (path,) = tmp_path.glob("*.jsonl")
     assert f"The game's record: {path}" in text
     record = records.load(path)
@@ -35,6 +34,17 @@ def test_a_human_plays_a_whole_game_through_standard_input(tmp_path, toy_baselin
     final = record.state_at(record.num_steps)
     assert final.done[0] and record.end["scores"] == envs.make_game("toy", 2).scores(
         final)[0].tolist()
+    # The end screen names the winner and ranks every seat.
+    rewards = record.end["rewards"]
+    winner = max(range(2), key=lambda s: rewards[s])
+    names = ["human", "highest_first"]
+    assert "Game over." in text and "Ranking (place, seat, score, reward):" in text
+    if rewards[0] != rewards[1]:
+        assert f"Winner: player_{winner} ({names[winner]})" in text
+        assert f"  1. player_{winner} ({names[winner]}): score" in text
+        assert f"  2. player_{1 - winner} ({names[1 - winner]}): score" in text
+    else:
+        assert "Winners (tied): player_0 (human) and player_1 (highest_first)" in text
 
 
 def test_the_human_seat_sees_only_its_own_view(tmp_path):

@@ -29,3 +29,18 @@ def test_the_setup_block_comes_first_and_the_test_command_second():
     assert lines[-2].startswith("pip install torch --index-url") and "cpu" in lines[-2]
     assert lines[-1] == 'pip install -e ".[dev]"'
     assert second.strip() == "pytest"
+
+
+def test_the_readme_and_docs_link_only_to_files_in_the_repository():
+    root = Path(__file__).resolve().parent.parent
+    pages = [root / "README.md", *sorted((root / "docs").rglob("*.md"))]
+    broken = []
+    for page in pages:
+        for target in re.findall(r"\]\(([^)\s]+)\)", page.read_text()):
+            if re.match(r"[a-z]+:", target) or target.startswith("#"):
+                continue  # a web address or an anchor in the page
+            if not (page.parent / target.split("#")[0]).exists():
+                broken.append(f"{page.relative_to(root)}: {target}")
+    assert not broken, f"links to files not in the repository: {broken}"
+    assert (root / "docs" / "design.md").exists()
+    assert "shared/design.md" not in README and "[docs/design.md](docs/design.md)" in README

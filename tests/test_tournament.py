@@ -334,6 +334,21 @@ def test_the_default_output_is_a_new_folder_per_run(tmp_path, monkeypatch, capsy
                      "--no-progress"])
     (folder,) = (tmp_path / "runs" / "tournaments").iterdir()
     assert folder.name.startswith("toy_3p_") and (folder / "toy_elo.md").exists()
+    assert f"wrote {folder.relative_to(tmp_path) / 'toy_elo.md'}" in capsys.readouterr().out
+    # The help names the folder as it is written: <env>_<P>p_<time>.
+    help_text = " ".join(tournament.build_parser().format_help().split())
+    assert "runs/tournaments/<env>_<P>p_<time>" in help_text
+
+
+def test_rounded_guest_games_are_announced(tmp_path, capsys):
+    """Two players, a field of two: each guest meets 2 lineups in 2 seats, 4 arrangements,
+    so 6 guest games become 2 deals per arrangement, 8 games."""
+    tournament.main(["--env", "toy", "--players", "2", "--agents", "random,highest_first",
+                     "--guests", "lowest_first", "--guest-games", "6", "--games", "8",
+                     "--out", str(tmp_path), "--no-progress", "--bootstrap", "20"])
+    out = capsys.readouterr().out
+    assert "note: 6 guest games asked, 8 played by each guest" in out
+    assert "4 seat arrangements" in out
 
 
 def test_the_search_budget_table_rates_each_budget_against_the_best_baseline(tmp_path):
@@ -350,3 +365,10 @@ def test_the_search_budget_table_rates_each_budget_against_the_best_baseline(tmp
     assert all(float(r[1]) > 0 and int(r[6]) >= 8 for r in rows)
     best = table.split("Best scripted baseline: ")[1].split(" ")[0]
     assert best in ("highest_first", "highest_first_twin")  # the two play alike
+
+
+def test_an_agent_s_options_are_not_taken_for_a_label():
+    names, specs = tournament._parse_names(
+        "random,ismcts:simulations=2,deep=ismcts:simulations=9,trained=runs/x.zip")
+    assert names == ["random", "ismcts:simulations=2", "deep", "trained"]
+    assert specs == ["random", "ismcts:simulations=2", "ismcts:simulations=9", "runs/x.zip"]

@@ -116,7 +116,7 @@ def test_resume_refuses_to_change_the_game(tiny_run):
         main(["--resume", str(latest), "--players", "2"])
 
 
-def test_analysis_reads_the_run(tiny_run, monkeypatch):
+def test_analysis_reads_the_run(tiny_run, monkeypatch, tmp_path):
     curve = analysis.learning_curve(tiny_run)
     lengths = {len(v) for v in curve.values()}
     assert len(lengths) == 1 and lengths.pop() >= 4
@@ -132,6 +132,17 @@ def test_analysis_reads_the_run(tiny_run, monkeypatch):
     assert analysis.summary(tiny_run)["env"] == "toy"
     monkeypatch.setenv(analysis.RUN_DIR_ENV, str(tiny_run))
     assert analysis.resolve_run_dir() == tiny_run
+    # Relative to a folder above the working directory (nbconvert runs from notebooks/),
+    # through a link whose own name is not the run's.
+    (tmp_path / "runs").mkdir()
+    (tmp_path / "runs" / "latest").symlink_to(tiny_run)
+    (tmp_path / "notebooks").mkdir()
+    monkeypatch.chdir(tmp_path / "notebooks")
+    monkeypatch.setenv(analysis.RUN_DIR_ENV, "runs/latest")
+    assert analysis.resolve_run_dir() == tiny_run.resolve()
+    monkeypatch.setenv(analysis.RUN_DIR_ENV, "no_such_run")
+    with pytest.raises(FileNotFoundError, match="or a folder above it"):
+        analysis.resolve_run_dir()
     monkeypatch.delenv(analysis.RUN_DIR_ENV)
     assert analysis.resolve_run_dir(out=tiny_run.parent, env_id="toy") == tiny_run
     with pytest.raises(FileNotFoundError, match=r"train\.selfplay"):

@@ -46,15 +46,24 @@ def resolve_run_dir(run_dir: str | Path | None = None, out: str | Path | None = 
     """The run to analyse: ``run_dir`` if given, else ``$TRADEWINDS_RUN_DIR``, else the newest
     run of ``env_id`` under ``out`` (``default_out()`` when None).
 
+    A relative ``run_dir`` is looked for in the working directory and then in each folder
+    above it: ``jupyter nbconvert --execute notebooks/x.ipynb`` runs the notebook from
+    ``notebooks/``, while ``TRADEWINDS_RUN_DIR=runs/latest`` was written from the repository
+    root. Links are resolved (``runs/latest`` gives the run's own name, for plot titles).
+
     Raises:
         FileNotFoundError: nothing found (the message says how to make a run).
     """
     chosen = run_dir or os.environ.get(RUN_DIR_ENV)
     if chosen:
         path = Path(chosen)
-        if not (path / "config.json").is_file():
-            raise FileNotFoundError(f"{path} is not a run directory (no config.json)")
-        return path
+        bases = [Path.cwd(), *Path.cwd().parents] if not path.is_absolute() else [Path()]
+        for base in bases:
+            if (base / path / "config.json").is_file():
+                return (base / path).resolve()
+        raise FileNotFoundError(f"{path} is not a run directory (no config.json"
+                                + (f" in {Path.cwd()} or a folder above it)"
+                                   if not path.is_absolute() else ")"))
     out = default_out() if out is None else Path(out)
     runs = find_runs(out, env_id)
     if not runs:

@@ -31,7 +31,7 @@ from envs.batavia.data import (
 from envs.batavia.render import status_text
 from envs.batavia.scoring import scores
 from envs.batavia.state import BataviaState, Phase
-from envs.core.draw import INK, Canvas, contrast
+from envs.core.draw import INK, Canvas, contrast, seat_title
 
 if TYPE_CHECKING:
     from envs.batavia.game import BataviaGame
@@ -40,7 +40,7 @@ CELL = 40
 MARGIN = 24
 PANEL = 470
 ROUTE_TOP = 70
-COMPANY_RGB = [(200, 52, 44), (236, 196, 48), (48, 96, 186), (236, 128, 40), (64, 150, 72)]
+COMPANY_RGB = [(200, 52, 44), (236, 196, 48), (48, 96, 186), (236, 128, 40), (76, 166, 84)]
 SEAT_RGB = [(150, 30, 30), (30, 90, 150), (40, 120, 50), (120, 60, 140), (90, 80, 70)]
 FACE_DOWN, TAKEN = (170, 166, 158), (232, 226, 210)
 LEGEND = ("square: a trading post in its company's colour with its good | grey ?: face down"
@@ -99,7 +99,7 @@ def _route(canvas: Canvas, state: BataviaState, row: int, full: bool) -> None:
     for space in range(1, NUM_SPACES + 1):
         box = _space_box(space)
         centre = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
-        canvas.text((box[0], box[1] - 12), str(space), size=9, fill=(120, 100, 70))
+        canvas.text((box[0], box[1] - 12), str(space), size=9, fill=(70, 54, 34))
         tile = int(state.route[row, space - 1])
         if tile < 0:
             canvas.rect(box, fill=TAKEN, outline=(190, 172, 130))
@@ -169,9 +169,9 @@ def _panel(canvas: Canvas, game: BataviaGame, state: BataviaState, row: int,
     total = scores(state.take(row))[0]
     for p in range(game.num_players):
         acting = not state.done[row] and int(state.current_player[row]) == p
-        title = f"player_{p}" + (" (you)" if seat == p else "") + (" to act" if acting else "")
         canvas.circle((left + 6, y + 7), 6, fill=SEAT_RGB[p], outline=INK)
-        canvas.text((left + 18, y), title, size=14, fill=SEAT_RGB[p] if acting else INK)
+        canvas.text((left + 18, y), seat_title(state, row, p, seat), size=14,
+                    fill=SEAT_RGB[p] if acting else INK)
         canvas.text((left + 220, y + 2), f"coins {int(state.coins[row, p])} | gold "
                     f"{int(state.gold[row, p])} (score {int(total[p])})", size=12)
         hand = state.hand[row, p]

@@ -161,3 +161,27 @@ def render(game: BataviaGame, state: BataviaState, index: int = 0,
         lines.append(f"  {GOOD_NAMES[g]:<9} {owners}")
     lines.append(LEGEND)
     return "\n".join(lines)
+
+
+# What each decision asks and what each action block means there, for a human at the table
+# (``python -m agents.play``'s ``?``); after the rules spec's §4 and §9.1 tables.
+DECISION_HELP = {
+    "AUCTION_BID": "the auction of the lot of ship cards: bid more coins than the high bid, "
+                   "or pass (out of this auction)",
+    "TURN_START": "start your turn: DRAW cards, or PLAY_CARD a first card to the display",
+    "PLAYING": "display more cards (PLAY_CARD), or end the play by moving your merchant: "
+               "END_MOVE to the next post of a company whose seal you hold, or END_GOAL",
+    "EXCHANGE_CHOICE": "you took a post of a new company: EXCHANGE one post of each company "
+                       "you hold for gold, or KEEP them",
+}
+ACTION_HELP = {
+    "PASS": "PASS: drop out of this auction",
+    "BID": "BID_<b>: bid b coins for the lot",
+    "DRAW": "DRAW: draw cards instead of playing",
+    "PLAY_CARD": "PLAY_CARD_<company>: display one card of that company from your hand",
+    "END_MOVE": "END_MOVE_<company>: move your merchant to the next post of that company and "
+                "take it",
+    "END_GOAL": "END_GOAL: move your merchant to the goal space and take the goal tile",
+    "EXCHANGE": "EXCHANGE: hand in one post of each company you hold for gold",
+    "KEEP": "KEEP: keep your posts",
+}

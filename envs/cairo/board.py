@@ -1,28 +1,33 @@
 """The board: neighbour tables, bitboard flood fills, reachability, distances and cell facts.
 
 The reachability rule (§5.1, R13) and the lure distances (§5.7) are the hot spots of the
-game, so they run on bitboards: one board of 182 cells is four ``uint64`` words, row ``y``
-occupying bits ``16*(y % 4) .. 16*(y % 4) + 13`` of word ``y // 4`` (so each row is one 16-bit
-lane). A 4-neighbour dilation is then a handful of shifts over the rows of M boards at once.
-Horizontal shifts never carry a set bit into the wrong row, because columns 0 and 13 are
-restaurant cells and every flood is masked by the walkable cells, which are market cells only.
+game, so they run on bitboards inside compiled per-row functions: one board of 182 cells is
+four ``uint64`` words, row ``y`` occupying bits ``16*(y % 4) .. 16*(y % 4) + 13`` of word
+``y // 4`` (so each row is one 16-bit lane and the grid is one 256-bit number, cell ``(x, y)``
+at bit ``16y + x``). A 4-neighbour dilation is then a handful of shifts and a carry between
+words. Horizontal shifts never carry a set bit into the wrong row, because columns 0 and 13
+are restaurant cells and every flood is masked by the walkable cells, which are market cells
+only; the lanes' columns 14 and 15 and the rows past 12 hold no cell, so a shift that reads
+them reads False, as off the grid.
 
-``Reachability.placements`` answers, for many candidate tile cells at once, whether placing a tile
+The per-row functions take (4,) ``uint64`` boards and write their results into arrays they
+are given: ``board_bits`` (the walkable cells and the target set K of one row's state),
+``has_bit``, ``flood_bits``, ``component_bits``, ``ring_cut_bits``, ``placements_row`` and
+``walk_distances_row``, ``mask_bits`` (a (182,) bool mask as a board). Inside them a board
+is a tuple of four words, which numba keeps in registers: they allocate nothing, so the
+rules' per-row kernels can call them for every row, in parallel or not.
+
+``placements_row`` answers, for every candidate tile cell of a board, whether placing a tile
 there keeps every customer and entrance in one walkable component, and which neighbouring
 cells would still be connected to them (the possible entrances of a new stall). Most cells
-are settled by a local test on their 8-cell ring; only the possible cut cells get a flood
-fill of their own.
+are settled by a bit-parallel test on their 8-cell ring; only the possible cut cells get a
+detour search (a walk around the cell, which most often closes within a few steps), and the
+true cut cells a flood fill from the first target (the detour's piece, when it holds it).
 
-Pure leaf kernels with a small-input form behind one signature: ``grow`` and
-``walk_distances`` run on Python-int bitboards (one 256-bit int per board, the same bit
-layout) for up to ``_FEW_BOARDS`` boards, and ``Reachability`` for one board
-(``_ONE_BOARD``), where five integer operations replace a dozen NumPy calls;
-``tests/cairo/test_cairo_board.py`` checks both forms against each other and against a
-breadth-first search. The cut pieces and components of a walkable board are memoised
-(``functools.lru_cache``): pure functions of the tiles, which most turns leave unchanged.
-
-``Board`` gathers the per-cell facts of §5.1 (free, walkable, the target set K) that the
-placement rules (``stalls.py``, ``expansion.py``) read.
+The NumPy-facing forms (``Reachability``, ``walk_distances``, ``flood``, ``Board``) run one
+compiled call over all their rows. ``Board`` gathers the per-cell facts of §5.1 (free,
+walkable, the target set K) that the placement rules (``stalls.py``, ``expansion.py``) read;
+the neighbour planes, section unions and colour sets below serve those NumPy callers.
 """
 
 from __future__ import annotations
@@ -44,11 +49,9 @@ from envs.cairo.data import (
     WIDTH,
 )
 from envs.cairo.state import CairoState
+from envs.core.jit import njit
 
 OUTSIDE = NUM_CELLS  # sentinel index of a cell off the grid; arrays get a False column there
-# Steps of the local detour search before a possible cut cell gets a whole-board flood fill:
-# enough to walk around a group of up to 7 tiles in most shapes.
-_NEARBY_STEPS = 10
 
 
 def _neighbour_table() -> np.ndarray:
@@ -63,23 +66,427 @@ def _neighbour_table() -> np.ndarray:
 
 
 NEIGHBOURS = _neighbour_table()  # (182, 4) intp
-_NEAR_ON_GRID = np.where(NEIGHBOURS == OUTSIDE, 0, NEIGHBOURS)  # off-grid neighbours as cell 0
 
-
-# ---------------------------------------------------------------- bitboards
+# ---------------------------------------------------------------- bitboard layout
 NUM_WORDS = 4
+_LANE = 16  # bits per grid row
 _BIT_INDEX = np.array(
-    [64 * (k // WIDTH // 4) + 16 * (k // WIDTH % 4) + k % WIDTH for k in range(NUM_CELLS)],
+    [64 * (k // WIDTH // 4) + _LANE * (k // WIDTH % 4) + k % WIDTH for k in range(NUM_CELLS)],
     dtype=np.intp,
 )  # (182,) position of each cell in the 256-bit board
 CELL_WORD = (_BIT_INDEX // 64).astype(np.intp)  # (182,) word holding each cell
 CELL_BIT = (np.uint64(1) << (_BIT_INDEX % 64).astype(np.uint64)).astype(np.uint64)  # (182,)
+# (182, 4) uint64: each cell alone as a board, so setting or clearing a cell is a whole-board
+# OR or AND NOT of tuples, without a branch on its word.
+_CELL_BOARD = np.zeros((NUM_CELLS, NUM_WORDS), dtype=np.uint64)
+_CELL_BOARD[np.arange(NUM_CELLS), CELL_WORD] = CELL_BIT
+
+# Every constant that meets a word is a uint64: numba turns a mix of uint64 and int64 into
+# float64.
+_ZERO = np.uint64(0)
+_ONE = np.uint64(1)
+_SHIFT_ROW = np.uint64(_LANE)  # one grid row
+_SHIFT_CARRY = np.uint64(64 - _LANE)  # the top row of a word to the bottom of the next
+_SHIFT_COLUMN = np.uint64(1)
+
+# The 8-cell ring of a cell, N, NE, E, SE, S, SW, W, NW, and the orthogonal neighbours N, E,
+# S, W, as bit offsets (dx + 16 dy). They are read from arrays, so a call gets an int64: numba
+# compiles a function once more for every literal int it is called with.
+_RING_STEPS = ((0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1))
+_RING_SHIFTS = np.array([dx + _LANE * dy for dx, dy in _RING_STEPS], dtype=np.int64)
+_NEIGHBOUR_SHIFTS = np.array([dx + _LANE * dy for dx, dy in DIRECTIONS], dtype=np.int64)
+for _table in (NEIGHBOURS, CELL_WORD, CELL_BIT, _CELL_BOARD, _RING_SHIFTS, _NEIGHBOUR_SHIFTS):
+    _table.flags.writeable = False
+
+
+# ---------------------------------------------------------------- per-row bitboards
+# A board inside the functions below is a tuple of its four words (numba keeps it in
+# registers); the public ones read and write (4,) uint64 arrays.
+@njit
+def _load(board: np.ndarray) -> tuple:
+    """The four words of a (4,) board as a tuple."""
+    return board[0], board[1], board[2], board[3]
+
+
+@njit
+def _store(bits: tuple, out: np.ndarray) -> None:
+    """Write a board tuple into ``out`` (4,) uint64."""
+    for i in range(NUM_WORDS):
+        out[i] = bits[i]
+
+
+@njit
+def _cell_bits(cell: int) -> tuple:
+    """The board holding ``cell`` alone."""
+    return _load(_CELL_BOARD[cell])
+
+
+@njit
+def _union(a: tuple, b: tuple) -> tuple:
+    return a[0] | b[0], a[1] | b[1], a[2] | b[2], a[3] | b[3]
+
+
+@njit
+def _intersection(a: tuple, b: tuple) -> tuple:
+    return a[0] & b[0], a[1] & b[1], a[2] & b[2], a[3] & b[3]
+
+
+@njit
+def _difference(a: tuple, b: tuple) -> tuple:
+    """The cells of ``a`` not in ``b``."""
+    return a[0] & ~b[0], a[1] & ~b[1], a[2] & ~b[2], a[3] & ~b[3]
+
+
+@njit
+def _is_empty(a: tuple) -> bool:
+    return (a[0] | a[1] | a[2] | a[3]) == _ZERO
+
+
+@njit
+def _same(a: tuple, b: tuple) -> bool:
+    return a[0] == b[0] and a[1] == b[1] and a[2] == b[2] and a[3] == b[3]
+
+
+@njit
+def _word(board: tuple | np.ndarray, i: int) -> np.uint64:
+    """Word ``i`` (0..3) of ``board``.
+
+    Branches on the index rather than ``board[i]``: numba reads a tuple at a variable
+    index through a copy on the stack, which made ``has_bit`` five times slower.
+    """
+    if i == 0:
+        return board[0]
+    if i == 1:
+        return board[1]
+    if i == 2:
+        return board[2]
+    return board[3]
+
+
+@njit
+def has_bit(board: np.ndarray | tuple, cell: int) -> bool:
+    """Whether ``board`` ((4,) uint64, or a tuple of its words) holds ``cell`` (0..181)."""
+    return (_word(board, CELL_WORD[cell]) & CELL_BIT[cell]) != _ZERO
+
+
+@njit
+def mask_bits(mask: np.ndarray, out: np.ndarray) -> None:
+    """Write the cells of ``mask`` (182,) bool into the board ``out`` (4,) uint64."""
+    for i in range(NUM_WORDS):
+        out[i] = _ZERO
+    for cell in range(NUM_CELLS):
+        if mask[cell]:
+            out[CELL_WORD[cell]] |= CELL_BIT[cell]
+
+
+@njit
+def board_bits(tile: np.ndarray, entrance: np.ndarray, customer: np.ndarray,
+               walk: np.ndarray, targets: np.ndarray) -> None:
+    """One row's walkable cells and target set K as boards (§5.1, §9.2).
+
+    Args:
+        tile: (182,) int8, group id of the tile on each cell, -1 none.
+        entrance: (182,) int8, group id of the stall whose entrance is on the cell, -1 none.
+        customer: (6,) int16, cell of each colour's customer, -1 off the board.
+        walk: (4,) uint64, written: the walkable cells, market cells without a tile.
+        targets: (4,) uint64, written: the customer and entrance cells.
+    """
+    for i in range(NUM_WORDS):
+        walk[i] = _ZERO
+        targets[i] = _ZERO
+    for cell in range(NUM_CELLS):
+        if MARKET[cell] and tile[cell] < 0:
+            walk[CELL_WORD[cell]] |= CELL_BIT[cell]
+        if entrance[cell] >= 0:
+            targets[CELL_WORD[cell]] |= CELL_BIT[cell]
+    for colour in range(customer.shape[0]):
+        if customer[colour] >= 0:
+            targets[CELL_WORD[customer[colour]]] |= CELL_BIT[customer[colour]]
+
+
+@njit
+def _dilated_word(below: np.uint64, word: np.uint64, above: np.uint64,
+                  walk: np.uint64) -> np.uint64:
+    """One word of a dilation: its cells, their row neighbours and the rows next to them
+    (the top row of the word ``below`` and the bottom row of the word ``above`` included),
+    inside ``walk``."""
+    return (word | word << _SHIFT_COLUMN | word >> _SHIFT_COLUMN | word << _SHIFT_ROW
+            | word >> _SHIFT_ROW | below >> _SHIFT_CARRY | above << _SHIFT_CARRY) & walk
+
+
+@njit
+def _dilate(board: tuple, walk: tuple) -> tuple:
+    """One 4-neighbour growth step of ``board`` inside ``walk``."""
+    return (_dilated_word(_ZERO, board[0], board[1], walk[0]),
+            _dilated_word(board[0], board[1], board[2], walk[1]),
+            _dilated_word(board[1], board[2], board[3], walk[2]),
+            _dilated_word(board[2], board[3], _ZERO, walk[3]))
+
+
+@njit
+def _flood_towards(seed: tuple, walk: tuple, goal: tuple) -> tuple:
+    """Grow ``seed`` inside ``walk`` until it holds every cell of ``goal`` or stops growing.
+
+    Returns:
+        The board grown so far, and whether it holds ``goal``; when it does not, the board
+        is every cell of ``walk`` connected to the seed. A flood adds a cell every step until
+        it stops, so it ends within 182 steps.
+    """
+    board = seed
+    while not _is_empty(_difference(goal, board)):
+        grown = _dilate(board, walk)
+        if _same(grown, board):
+            return board, False
+        board = grown
+    return board, True
+
+
+# A goal that no flood reaches (bit 14 of row 0: a lane bit past the grid's columns), so that
+# ``_flood_towards`` runs to the end.
+_UNREACHABLE = (np.uint64(1) << np.uint64(WIDTH), _ZERO, _ZERO, _ZERO)
+
+
+@njit
+def _flood(seed: tuple, walk: tuple) -> tuple:
+    """The cells of ``walk`` connected to ``seed`` (the seed's cells outside ``walk`` left
+    out)."""
+    return _flood_towards(_intersection(seed, walk), walk, _UNREACHABLE)[0]
+
+
+@njit
+def flood_bits(seed: np.ndarray, walk: np.ndarray, out: np.ndarray) -> None:
+    """Write into ``out`` the cells of ``walk`` connected to ``seed`` (all (4,) uint64)."""
+    _store(_flood(_load(seed), _load(walk)), out)
+
+
+@njit
+def component_bits(walk: np.ndarray, targets: np.ndarray, out: np.ndarray) -> None:
+    """Write into ``out`` the walkable component(s) of the targets: ``flood_bits(targets,
+    walk, out)`` (the rules keep K in one component, §5.1)."""
+    flood_bits(targets, walk, out)
+
+
+@njit
+def _shifted_word(below: np.uint64, word: np.uint64, above: np.uint64,
+                  shift: int) -> np.uint64:
+    """One word of a board shifted toward bit 0 by ``shift`` bits (away from it when
+    negative, 0 < |shift| < 64), the words ``below`` and ``above`` carried in."""
+    if shift > 0:
+        return word >> np.uint64(shift) | above << np.uint64(64 - shift)
+    return word << np.uint64(-shift) | below >> np.uint64(64 + shift)
+
+
+@njit
+def _shifted(board: tuple, shift: int) -> tuple:
+    """``board`` shifted by ``shift`` bits: at every cell, the value of the cell ``shift``
+    bits on (``_RING_SHIFTS``). A cell whose cell that way is off the grid reads a bit that
+    holds no cell, or one shifted in as 0."""
+    return (_shifted_word(_ZERO, board[0], board[1], shift),
+            _shifted_word(board[0], board[1], board[2], shift),
+            _shifted_word(board[1], board[2], board[3], shift),
+            _shifted_word(board[2], board[3], _ZERO, shift))
+
+
+@njit
+def ring_cut_word(north: np.uint64, north_east: np.uint64, east: np.uint64,
+                  south_east: np.uint64, south: np.uint64, south_west: np.uint64,
+                  west: np.uint64, north_west: np.uint64) -> np.uint64:
+    """The cells whose walkable orthogonal neighbours do not all stay linked around their
+    8-cell ring, from the ring's values at every cell (one word of boards each, or 0/1).
+
+    Consecutive ring cells are orthogonally adjacent, so two walkable orthogonal neighbours
+    stay linked without the cell when the diagonal cell between them is walkable too. The
+    walkable orthogonal neighbours thus form arcs on the ring; an arc starts at one not linked
+    to the one before it, and the ring fails when two or more arcs start. Only such cells can
+    split the walkable cells around them.
+    """
+    linked_north = west & north_west & north  # W and N linked through NW, and so on
+    linked_east = north & north_east & east
+    linked_south = east & south_east & south
+    linked_west = south & south_west & west
+    start_north = north & ~linked_north  # an arc starts at N: N not linked to W before it
+    start_east = east & ~linked_east
+    start_south = south & ~linked_south
+    start_west = west & ~linked_west
+    return ((start_north | start_east) & (start_south | start_west)
+            | start_north & start_east | start_south & start_west)
+
+
+@njit
+def _ring_cut(walk: tuple) -> tuple:
+    """The cells of a board whose ring fails (``ring_cut_word``): the possible cut cells."""
+    n, ne = _shifted(walk, _RING_SHIFTS[0]), _shifted(walk, _RING_SHIFTS[1])
+    e, se = _shifted(walk, _RING_SHIFTS[2]), _shifted(walk, _RING_SHIFTS[3])
+    s, sw = _shifted(walk, _RING_SHIFTS[4]), _shifted(walk, _RING_SHIFTS[5])
+    w, nw = _shifted(walk, _RING_SHIFTS[6]), _shifted(walk, _RING_SHIFTS[7])
+    return (ring_cut_word(n[0], ne[0], e[0], se[0], s[0], sw[0], w[0], nw[0]),
+            ring_cut_word(n[1], ne[1], e[1], se[1], s[1], sw[1], w[1], nw[1]),
+            ring_cut_word(n[2], ne[2], e[2], se[2], s[2], sw[2], w[2], nw[2]),
+            ring_cut_word(n[3], ne[3], e[3], se[3], s[3], sw[3], w[3], nw[3]))
+
+
+@njit
+def ring_cut_bits(walk: np.ndarray, out: np.ndarray) -> None:
+    """Write into ``out`` the cells whose walkable neighbours do not all stay linked around
+    their ring (``ring_cut_word``): only they can cut ``walk`` apart (both (4,) uint64)."""
+    _store(_ring_cut(_load(walk)), out)
+
+
+@njit
+def _first_cell(board: tuple) -> int:
+    """The lowest cell of ``board`` (bits follow the cells' order), -1 when it is empty."""
+    for cell in range(NUM_CELLS):
+        if has_bit(board, cell):
+            return cell
+    return -1
+
+
+@njit
+def _neighbour_flags(board: tuple, connected: np.ndarray) -> None:
+    """Write into ``connected`` ((182, 4) bool) whether the neighbour of every cell in
+    direction N, E, S, W lies in ``board`` (False off the grid).
+
+    The board shifted once per direction, then read a grid row (a word's lane) at a time:
+    a word picked per cell costs twice as much.
+    """
+    for d in range(4):
+        towards = _shifted(board, _NEIGHBOUR_SHIFTS[d])
+        for y in range(HEIGHT):
+            lane = _word(towards, y // 4) >> np.uint64(_LANE * (y % 4))
+            for x in range(WIDTH):
+                connected[WIDTH * y + x, d] = (lane >> np.uint64(x)) & _ONE != _ZERO
+
+
+@njit
+def _neighbours_in(board: tuple, cell: int, connected: np.ndarray) -> None:
+    """Write into ``connected[cell]`` ((182, 4) bool) whether the neighbour of ``cell`` in
+    direction N, E, S, W lies in ``board`` (False off the grid)."""
+    for d in range(4):
+        near = NEIGHBOURS[cell, d]
+        connected[cell, d] = near != OUTSIDE and has_bit(board, near)
+
+
+@njit
+def placements_row(walk: np.ndarray, targets: np.ndarray, candidates: np.ndarray,
+                   safe: np.ndarray, connected: np.ndarray) -> None:
+    """Effect of one tile on each candidate cell of one board (§5.1 reachability, §9.2).
+
+    A tile can only split K where it stands in K's component on a cell whose ring fails
+    (``ring_cut_word``). For such a cell, a walk without it from one of its walkable
+    neighbours that reaches all the others proves that nothing is cut off (usually within a
+    few steps); otherwise the flood from the first target, without the cell, finds what stays
+    linked to K.
+
+    Args:
+        walk: (4,) uint64, the walkable cells.
+        targets: (4,) uint64, the set K (customers and entrances), assumed to lie in one
+            walkable component, as the rules keep them.
+        candidates: (182,) bool, the cells asked about (free cells: no customer or entrance).
+        safe: (182,) bool, written: a tile on the cell leaves K in one component (True for
+            cells that are not candidates).
+        connected: (182, 4) bool, written: the neighbour in direction N, E, S, W would lie
+            in K's component with the tile placed (the entrance test of a new stall); for a
+            cell that cannot split K, whether it lies in K's component now.
+    """
+    open_cells, goal = _load(walk), _load(targets)
+    component = _flood(goal, open_cells)
+    safe[:] = True
+    _neighbour_flags(component, connected)
+    suspects = _intersection(_ring_cut(open_cells), component)
+    first = _first_cell(goal)
+    if _is_empty(suspects) or first < 0:
+        return
+    for cell in range(NUM_CELLS):
+        if not (candidates[cell] and has_bit(suspects, cell)):
+            continue
+        without = _difference(open_cells, _cell_bits(cell))
+        # The detour search: from the first walkable neighbour (a suspect has two or more)
+        # to the others, most often met within a few steps; when they are not met, the
+        # start's piece of the board without the cell is complete, and the flood from the
+        # first target is that piece if it holds the target.
+        start, around = -1, (_ZERO, _ZERO, _ZERO, _ZERO)
+        for d in range(4):
+            near = NEIGHBOURS[cell, d]
+            if near != OUTSIDE and has_bit(open_cells, near):
+                around = _union(around, _cell_bits(near))
+                if start < 0:
+                    start = near
+        piece, met = _flood_towards(_cell_bits(start), without, around)
+        if met:
+            continue  # the neighbours meet again: nothing is cut off
+        reached = piece if has_bit(piece, first) else _flood(_cell_bits(first), without)
+        safe[cell] = _is_empty(_difference(goal, reached))
+        _neighbours_in(reached, cell, connected)
+
+
+@njit
+def walk_distances_row(walk: np.ndarray, source: int, goals: np.ndarray,
+                       goal_valid: np.ndarray, out: np.ndarray) -> None:
+    """Walking distance from one cell to several goal cells of one board (§5.1 ``dist``).
+
+    Args:
+        walk: (4,) uint64, the walkable cells.
+        source: the start cell (walkable).
+        goals: (n,) int, goal cells (any value where ``goal_valid`` is False).
+        goal_valid: (n,) bool.
+        out: (n,) int32, written: the distances, -1 for invalid or unreachable goals.
+    """
+    pending = (_ZERO, _ZERO, _ZERO, _ZERO)
+    for j in range(goals.shape[0]):
+        out[j] = -1
+        if goal_valid[j]:
+            pending = _union(pending, _cell_bits(goals[j]))
+    open_cells = _load(walk)
+    reached = _cell_bits(source)
+    step = 0
+    while not _is_empty(pending):
+        # Most steps reach no goal: one test against their union skips the scan.
+        if not _is_empty(_intersection(reached, pending)):
+            for j in range(goals.shape[0]):
+                if goal_valid[j] and out[j] < 0 and has_bit(reached, goals[j]):
+                    out[j] = step
+            pending = _difference(pending, reached)
+        grown = _dilate(reached, open_cells)
+        if _same(grown, reached):
+            return
+        reached = grown
+        step += 1
+
+
+# ---------------------------------------------------------------- batches of boards
+@njit
+def _placements_rows(walk: np.ndarray, targets: np.ndarray, candidates: np.ndarray,
+                     safe: np.ndarray, connected: np.ndarray) -> None:
+    """``placements_row`` of every row of (M, 182) bool masks."""
+    walk_board = np.empty(NUM_WORDS, dtype=np.uint64)
+    target_board = np.empty(NUM_WORDS, dtype=np.uint64)
+    for r in range(walk.shape[0]):
+        mask_bits(walk[r], walk_board)
+        mask_bits(targets[r], target_board)
+        placements_row(walk_board, target_board, candidates[r], safe[r], connected[r])
+
+
+@njit
+def _walk_distances_rows(walk: np.ndarray, sources: np.ndarray, goals: np.ndarray,
+                         goal_valid: np.ndarray, out: np.ndarray) -> None:
+    """``walk_distances_row`` of every row of (M, 182) bool walkable cells."""
+    walk_board = np.empty(NUM_WORDS, dtype=np.uint64)
+    for r in range(walk.shape[0]):
+        mask_bits(walk[r], walk_board)
+        walk_distances_row(walk_board, sources[r], goals[r], goal_valid[r], out[r])
+
+
+@njit
+def _flood_rows(seed: np.ndarray, walk: np.ndarray, out: np.ndarray) -> None:
+    """``flood_bits`` of every row of (M, 4) boards."""
+    for r in range(seed.shape[0]):
+        flood_bits(seed[r], walk[r], out[r])
 
 
 def pack(mask: np.ndarray) -> np.ndarray:
     """(M, 182) bool -> (M, 4) uint64 bitboards."""
-    # Cell (x, y) is bit 16y + x: the grid laid into 16 × 16 bits by one block copy (a
-    # scatter through ``_BIT_INDEX`` costs twice as much), then packed.
+    # Cell (x, y) is bit 16y + x: the grid laid into 16 × 16 bits by one block copy, then
+    # packed.
     num = mask.shape[0]
     buf = np.zeros((num, 16, 16), dtype=bool)
     buf[:, :HEIGHT, :WIDTH] = mask.reshape(num, HEIGHT, WIDTH)
@@ -92,147 +499,71 @@ def unpack(boards: np.ndarray) -> np.ndarray:
     return bits[:, _BIT_INDEX].view(bool)  # 0 and 1 bytes: a bool view, no copy
 
 
-_ONE = np.uint64(1)
-
-
-class Growth:
-    """4-neighbour growth steps of M bitboards kept inside ``walk`` (both (M, 4) uint64), on
-    two buffers allocated once: each step is seven in-place NumPy calls on flat word arrays
-    and allocates nothing (a flood makes dozens of steps of a few hundred boards, where the
-    allocations and views of a step cost as much as its arithmetic).
-
-    Each grid row is one 16-bit lane (row y: bits 16y .. 16y + 13), so the boards laid end to
-    end are one flat array of rows: a horizontal step shifts whole words (a bit leaving its
-    lane lands on column 14 or 15, which hold no cell and ``walk`` clears, or falls off the
-    word), a vertical one ORs in the rows before and after, and every NumPy call is one
-    contiguous loop. Across a boundary between two boards, the vertical step moves
-    row 15 of one (never set: boards hold cell bits only) into row 0 of the next, and row 0
-    of the next into row 15, which ``walk`` clears.
-
-    The boards are not masked by ``walk`` first.
-    """
-
-    def __init__(self, boards: np.ndarray, walk: np.ndarray):
-        self.shape = boards.shape
-        self._walk = np.ascontiguousarray(walk, dtype=np.uint64).reshape(-1)
-        self._shifted = np.empty_like(self._walk)
-        # Per buffer: its words, and its rows but the last and but the first.
-        buffers = []
-        for words in (np.array(boards, dtype=np.uint64).reshape(-1), np.empty_like(self._walk)):
-            rows = words.view("<u2")
-            buffers.append((words, rows[:-1], rows[1:]))
-        self._current, self._spare = buffers
-
-    @property
-    def boards(self) -> np.ndarray:
-        """The boards grown so far, (M, 4) (a view the next step overwrites)."""
-        return self._current[0].reshape(self.shape)
-
-    def step(self) -> np.ndarray:
-        """One growth step; returns ``boards``."""
-        words, before, after = self._current
-        out, out_before, out_after = self._spare
-        np.left_shift(words, _ONE, out=out)
-        np.right_shift(words, _ONE, out=self._shifted)
-        np.bitwise_or(out, self._shifted, out=out)
-        np.bitwise_or(out, words, out=out)
-        np.bitwise_or(out_after, before, out=out_after)  # each row gets the row before
-        np.bitwise_or(out_before, after, out=out_before)  # and the row after
-        np.bitwise_and(out, self._walk, out=out)
-        self._current, self._spare = self._spare, self._current
-        return self.boards
-
-
-# Up to this many boards, growth runs on Python integers (one 256-bit int per board, the
-# same bit layout: row y at bits 16y .. 16y + 13), where a dilation is five integer operations
-# instead of a dozen NumPy calls. Both forms give the same cells: boards only hold cell bits,
-# and a bit carried across a word boundary lands on a non-cell bit that ``walk`` clears.
-_FEW_BOARDS = 16
-# ``Reachability`` takes its Python-int form for one board alone: its cut tests loop over the
-# board's possible cut cells (a dozen or so), and their memoised pieces are new whenever the
-# tiles are, as after most analyses (they follow a build), so for two boards or more the
-# array form, whose calls serve every board at once, is the faster (three times at 16).
-_ONE_BOARD = 1
-
-
-def to_ints(boards: np.ndarray) -> list[int]:
-    """(M, 4) uint64 bitboards -> M Python ints (256-bit, little-endian words)."""
-    raw = np.ascontiguousarray(boards, dtype="<u8").tobytes()
-    return [int.from_bytes(raw[i : i + 32], "little") for i in range(0, len(raw), 32)]
-
-
-def mask_ints(mask: np.ndarray) -> list[int]:
-    """(M, 182) bool -> M Python ints, as ``to_ints(pack(mask))`` gives them.
-
-    Cell (x, y) sits at bit 16y + x, so each grid row of 14 cells packs into two bytes whose
-    top two bits stay clear: one ``packbits`` call instead of the bit scatter of ``pack``.
-    """
-    raw = np.packbits(mask.reshape(-1, WIDTH), axis=1, bitorder="little").tobytes()
-    size = 2 * HEIGHT
-    return [int.from_bytes(raw[i : i + size], "little") for i in range(0, len(raw), size)]
-
-
-def from_ints(values: list[int]) -> np.ndarray:
-    """M Python ints (256-bit) -> (M, 4) uint64 bitboards (a fresh, writable array)."""
-    raw = bytearray(b"".join(v.to_bytes(32, "little") for v in values))
-    return np.frombuffer(raw, dtype="<u8").reshape(len(values), NUM_WORDS)
-
-
-def _grow_int(current: int, walk: int, steps: int | None, until: int = 0) -> int:
-    """``steps`` dilations of one integer board inside ``walk`` (None: to the fixed point).
-
-    With ``until``, growth stops as soon as every bit of it is reached: the board is then a
-    subset of the full answer that already holds those bits, all a caller asking only about
-    them (and about bits that can never be reached) needs. A flood adds a cell every step
-    until it stops, so NUM_CELLS steps always reach the fixed point.
-    """
-    for _ in range(NUM_CELLS if steps is None else steps):
-        grown = (current | current << 1 | current >> 1 | current << 16 | current >> 16) & walk
-        if grown == current:
-            return current
-        current = grown
-        if until and current & until == until:
-            return current
-    return current
-
-
-def grow(boards: np.ndarray, walk: np.ndarray, steps: int | None = None) -> np.ndarray:
-    """``steps`` dilations of (M, 4) bitboards inside ``walk`` (None: flood to the fixed point).
-
-    The boards are not masked by ``walk`` first (``flood`` does that).
-    """
-    if boards.shape[0] <= _FEW_BOARDS:
-        return from_ints([_grow_int(b, w, steps) for b, w in
-                          zip(to_ints(boards), to_ints(walk), strict=True)])
-    growth = Growth(boards, walk)
-    if steps is not None:
-        for _ in range(steps):
-            growth.step()
-        return growth.boards
-    while True:
-        previous = growth.boards.tobytes()  # a byte comparison: a third of array_equal's cost
-        for _ in range(4):
-            growth.step()
-        if growth.boards.tobytes() == previous:
-            return growth.boards
-
-
 def flood(seed: np.ndarray, walk: np.ndarray) -> np.ndarray:
-    """The walkable cells connected to ``seed`` (both (M, 4) uint64), by repeated dilation."""
-    return grow(seed & walk, walk)
+    """The walkable cells connected to ``seed``: (M, 4) uint64 boards, ``flood_bits`` per
+    row."""
+    out = np.empty((seed.shape[0], NUM_WORDS), dtype=np.uint64)
+    _flood_rows(np.ascontiguousarray(seed, dtype=np.uint64),
+                np.ascontiguousarray(walk, dtype=np.uint64), out)
+    return out
 
 
-def has_cell(boards: np.ndarray, cells: np.ndarray) -> np.ndarray:
-    """Whether each board holds the given cell: boards (M, 4), cells (M,) or (M, n) ints >= 0."""
-    cells = np.asarray(cells)
-    rows = np.arange(boards.shape[0]).reshape((-1,) + (1,) * (cells.ndim - 1))
-    # ``take`` on the flat words and tables: a third less than two-axis fancy indexing.
-    words = np.ascontiguousarray(boards).reshape(-1).take(rows * NUM_WORDS + CELL_WORD.take(cells))
-    return (words & CELL_BIT.take(cells)) != 0
+class Reachability:
+    """Reachability of tiles placed on candidate cells, for M boards at once.
+
+    Args:
+        walk: (M, 182) bool, walkable cells (market cells without a tile).
+        targets: (M, 182) bool, customer and entrance cells (the set K of §9.2); they are
+            assumed to lie in one walkable component, as the rules keep them.
+    """
+
+    def __init__(self, walk: np.ndarray, targets: np.ndarray):
+        self.walk = walk
+        self.targets = targets
+
+    def placements(self, candidates: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Effect of one tile on each candidate cell (``placements_row`` of every board).
+
+        Returns:
+            ``safe`` (M, 182) bool: a tile on the cell leaves K in one component (True for
+            cells that are not candidates); ``connected`` (M, 182, 4) bool: the neighbour in
+            direction N, E, S, W would lie in K's component with the tile placed (the
+            entrance test of a new stall). Only candidate entries are meaningful.
+        """
+        num = self.walk.shape[0]
+        safe = np.empty((num, NUM_CELLS), dtype=bool)
+        connected = np.empty((num, NUM_CELLS, 4), dtype=bool)
+        _placements_rows(np.ascontiguousarray(self.walk, dtype=bool),
+                         np.ascontiguousarray(self.targets, dtype=bool),
+                         np.ascontiguousarray(candidates, dtype=bool), safe, connected)
+        return safe, connected
+
+
+def walk_distances(
+    walk: np.ndarray, sources: np.ndarray, goals: np.ndarray, goal_valid: np.ndarray
+) -> np.ndarray:
+    """Walking distance from one source cell to several goal cells per board (§5.1 ``dist``),
+    ``walk_distances_row`` of every board.
+
+    Args:
+        walk: (M, 182) bool walkable cells.
+        sources: (M,) int start cells (walkable).
+        goals: (M, n) int goal cells (any value where ``goal_valid`` is False).
+        goal_valid: (M, n) bool.
+
+    Returns:
+        (M, n) int32 distances; -1 for invalid or unreachable goals.
+    """
+    goals = np.asarray(goals)
+    dist = np.empty(goals.shape, dtype=np.int32)
+    _walk_distances_rows(np.ascontiguousarray(walk, dtype=bool),
+                         np.ascontiguousarray(sources, dtype=np.int64),
+                         np.ascontiguousarray(goals, dtype=np.int64),
+                         np.ascontiguousarray(goal_valid, dtype=bool), dist)
+    return dist
 
 
 # ---------------------------------------------------------------- neighbourhood shifts
-_RING_STEPS = ((0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1))
 # Per direction N, E, S, W: the flat index offset of the neighbour, and the grid column that a
 # shifted slice of the flat cells fills from the next or previous row (its neighbour that way
 # lies off the grid), to be cleared; None for N and S, which shift whole rows.
@@ -279,346 +610,6 @@ def any_direction(planes: np.ndarray) -> np.ndarray:
     """(..., 4) bool -> (...): ``planes.any(axis=-1)``, read as one 4-byte word per cell (a
     reduction along a short last axis costs several times more)."""
     return np.ascontiguousarray(planes).view(np.uint32)[..., 0] != 0
-
-
-_CELL_BITS = _BIT_INDEX.tolist()  # bit of each cell in a Python-int board
-_CELL_OF_BIT = dict(zip(_CELL_BITS, range(NUM_CELLS), strict=True))
-# Bits of the N, E, S, W neighbours of every cell, -1 off the grid.
-_NEAR_BITS = [[_CELL_BITS[n] if n != OUTSIDE else -1 for n in row] for row in NEIGHBOURS.tolist()]
-
-
-# ---------------------------------------------------------------- reachability (§5.1, §9.2)
-@functools.lru_cache(maxsize=1 << 13)
-def _cut_pieces(walk: int, cell: int) -> tuple[int, ...] | None:
-    """The walkable cells of a Python-int board that stay linked to the neighbours of ``cell``
-    once a tile stands on it: None when those neighbours meet again close by (nothing is cut
-    off), else one component of the board without the cell per group of linked neighbours.
-
-    A pure function of the walkable cells alone, so it is memoised: the same board comes back
-    turn after turn (a lure or a draw leaves the tiles as they are), whatever its targets.
-    """
-    walk &= ~(1 << _CELL_BITS[cell])
-    open_bits = [1 << bit for bit in _NEAR_BITS[cell] if bit >= 0 and walk >> bit & 1]
-    wanted = sum(open_bits)
-    if _grow_int(open_bits[0], walk, _NEARBY_STEPS, wanted) & wanted == wanted:
-        return None
-    pieces: list[int] = []
-    for bit in open_bits:
-        if not any(bit & piece for piece in pieces):
-            pieces.append(_grow_int(bit, walk, None))
-    return tuple(pieces)
-
-
-def _cut_test(walk: int, goal: int, cell: int) -> tuple[bool, list[bool]] | None:
-    """A tile on ``cell`` of a Python-int board: None when its walkable neighbours meet again
-    close by (nothing is cut off), else (the targets ``goal`` stay in one component, which of
-    the neighbours N, E, S, W stay connected to them).
-
-    The same detour search and flood fill from the first target as
-    ``Reachability.placements`` does for many boards; the flood is the piece of
-    ``_cut_pieces`` that holds the first target.
-    """
-    pieces = _cut_pieces(walk, cell)
-    if pieces is None:
-        return None
-    # The lowest bit is the first target cell: bits and cells share the row-major order.
-    first = goal & -goal
-    reached = next((piece for piece in pieces if piece & first), None)
-    if reached is None:  # the first target lies apart from the cell
-        walk &= ~(1 << _CELL_BITS[cell])
-        reached = _grow_int(first & walk, walk, None)
-    return not goal & ~reached, [bit >= 0 and bool(reached >> bit & 1) for bit in _NEAR_BITS[cell]]
-
-
-def _ring_int(board: int, step: int) -> int:
-    """The value of ``board`` at ring cell ``step`` (``_RING_STEPS``) of every cell.
-
-    A shifted-out cell lands on a bit that holds no cell (columns 14 and 15, rows past 12)
-    or falls off the end, so it reads as False, as off the grid.
-    """
-    dx, dy = _RING_STEPS[step]
-    shift = dx + 16 * dy
-    return board >> shift if shift >= 0 else board << -shift
-
-
-def _ring_words(flat: np.ndarray, step: int) -> np.ndarray:
-    """``_ring_int`` of bitboards laid end to end as (M * 4,) uint64 words.
-
-    Each 256-bit shift carries across words; across a boundary between two boards it reads
-    rows 14 and 15 (never set) or writes there, where the cells' masks clear it.
-    """
-    dx, dy = _RING_STEPS[step]
-    shift = dx + 16 * dy
-    if shift >= 0:
-        out = flat >> np.uint64(shift)
-        out[:-1] |= flat[1:] << np.uint64(64 - shift)
-    else:
-        out = flat << np.uint64(-shift)
-        out[1:] |= flat[:-1] >> np.uint64(64 + shift)
-    return out
-
-
-def _ring_cut(ring: list) -> int | np.ndarray:
-    """The cells whose walkable orthogonal neighbours do not all stay linked around their
-    8-cell ring, from the ring values (N, NE, E, ..., NW) of every cell as boards.
-
-    Consecutive ring cells are orthogonally adjacent, so two walkable orthogonal neighbours
-    stay linked without the cell when the diagonal cell between them is walkable too. The
-    walkable orthogonal neighbours thus form arcs on the ring; an arc starts at one not linked
-    to the one before it, and the ring fails when two or more arcs start. Only such cells can
-    split the walkable cells around them.
-    """
-    orth, diagonal = ring[0::2], ring[1::2]  # N, E, S, W and NE, SE, SW, NW
-    linked = [orth[i] & diagonal[i] & orth[(i + 1) % 4] for i in range(4)]
-    starts = [orth[i] & ~linked[i - 1] for i in range(4)]
-    return ((starts[0] | starts[1]) & (starts[2] | starts[3]) | starts[0] & starts[1]
-            | starts[2] & starts[3])
-
-
-@functools.lru_cache(maxsize=1 << 10)
-def _walk_components(walk: int) -> tuple[int, ...]:
-    """The connected components of the walkable cells of a Python-int board (memoised like
-    ``_cut_pieces``: it depends on the tiles alone)."""
-    components = []
-    rest = walk
-    while rest:
-        component = _grow_int(rest & -rest, walk, None)
-        components.append(component)
-        rest &= ~component
-    return tuple(components)
-
-
-def _goal_component(walk: int, goal: int) -> int:
-    """The walkable cells connected to ``goal``: ``_grow_int(goal & walk, walk, None)``."""
-    out = 0
-    for component in _walk_components(walk):
-        if component & goal:
-            out |= component
-    return out
-
-
-@functools.lru_cache(maxsize=1 << 10)
-def _locally_cut(walk: int) -> int:
-    """``_ring_cut`` of one Python-int board (memoised like ``_walk_components``)."""
-    return _ring_cut([_ring_int(walk, step) for step in range(len(_RING_STEPS))])
-
-
-class Reachability:
-    """Reachability of tiles placed on candidate cells, for M boards at once.
-
-    Args:
-        walk: (M, 182) bool, walkable cells (market cells without a tile).
-        targets: (M, 182) bool, customer and entrance cells (the set K of §9.2); they are
-            assumed to lie in one walkable component, as the rules keep them.
-
-    Attributes:
-        component: (M, 182) bool, K's component of the walkable cells.
-        suspect: (M, 182) bool, the cells of the component whose walkable neighbours do not
-            all stay linked around their ring: only these can split K, and only they get a
-            detour search and a flood fill of their own.
-    """
-
-    def __init__(self, walk: np.ndarray, targets: np.ndarray):
-        self.walk = walk
-        self.targets = targets
-        # Few boards: the Python-int forms of the boards, grown and shifted directly.
-        self._ints = None
-        if walk.shape[0] <= _ONE_BOARD:
-            walks, goals = mask_ints(walk), mask_ints(targets)
-            components = [_goal_component(w, t) for t, w in zip(goals, walks, strict=True)]
-            self._ints = walks, goals, components
-            self.component = unpack(from_ints(components))
-            self.suspect = unpack(from_ints([component & _locally_cut(w) for component, w
-                                             in zip(components, walks, strict=True)]))
-        else:
-            self.walk_bits = pack(walk)
-            self.target_bits = pack(targets)
-            flat = self.walk_bits.reshape(-1)
-            ring = [_ring_words(flat, step) for step in range(len(_RING_STEPS))]
-            self._ring_cut = _ring_cut(ring).reshape(self.walk_bits.shape)
-            self._component_bits: np.ndarray | None = None
-
-    # The few-boards path sets both in ``__init__``. The many-boards one floods K's component
-    # inside ``placements``, alongside the pairs' own growth; read before that, it is flooded
-    # alone.
-    @functools.cached_property
-    def component(self) -> np.ndarray:
-        if self._component_bits is None:
-            self._component_bits = flood(self.target_bits, self.walk_bits)
-        return unpack(self._component_bits)
-
-    @functools.cached_property
-    def suspect(self) -> np.ndarray:
-        return self.component & unpack(self._ring_cut)
-
-    def placements(self, candidates: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Effect of one tile on each candidate cell (free cells: no customer or entrance).
-
-        Returns:
-            ``safe`` (M, 182) bool: a tile on the cell leaves K in one component (True for
-            cells that are not candidates); ``connected`` (M, 182, 4) bool: the neighbour in
-            direction N, E, S, W would lie in K's component with the tile placed (the entrance
-            test of a new stall). Only candidate entries are meaningful.
-        """
-        safe = np.ones(candidates.shape, dtype=bool)
-        if self._ints is not None:
-            boards, cells = np.nonzero(candidates & self.suspect)
-            connected = neighbour_planes(self.component)
-            self._placements_few(boards.tolist(), cells.tolist(), safe, connected)
-            return safe, connected
-        if self._component_bits is not None:
-            suspect = self.suspect
-        else:  # the component comes with the pairs' growth: suspects by their ring alone
-            suspect = unpack(self._ring_cut)
-        boards, cells = np.nonzero(candidates & suspect)
-        num = self.walk_bits.shape[0]
-        # The detour search of every pair and K's flood share their growth steps: one NumPy
-        # call grows them all (the calls cost more than the cells they touch).
-        walk_without, reached, walkable, near, first = self._nearby_start(boards, cells)
-        grown = grow(np.concatenate([self.target_bits & self.walk_bits, reached]),
-                     np.concatenate([self.walk_bits, walk_without]), _NEARBY_STEPS)
-        component, reached = grown[:num], grown[num:]
-        met = (has_cell(reached, np.where(walkable, near, first[:, None])) | ~walkable).all(axis=1)
-        boards, cells, walk_without = boards[~met], cells[~met], walk_without[~met]
-        # The pairs left (usually true cut cells) flood from the first target, alongside the
-        # rest of K's flood.
-        pairs = np.arange(boards.size)
-        first_target = np.argmax(self.targets[boards], axis=1)
-        seed = np.zeros_like(walk_without)
-        seed[pairs, CELL_WORD[first_target]] = CELL_BIT[first_target]
-        grown = flood(np.concatenate([component, seed]),
-                      np.concatenate([self.walk_bits, walk_without]))
-        self._component_bits, reached = grown[:num], grown[num:]
-        in_component = has_cell(self._component_bits[boards], cells)
-        boards, cells, reached = boards[in_component], cells[in_component], reached[in_component]
-        connected = neighbour_planes(self.component)  # (M, 182, 4)
-        safe[boards, cells] = ~(self.target_bits[boards] & ~reached).any(axis=1)
-        near = NEIGHBOURS[cells]  # (n, 4)
-        inside = near != OUTSIDE
-        connected[boards, cells] = inside & has_cell(reached, np.where(inside, near, 0))
-        return safe, connected
-
-    def _placements_few(self, boards: list[int], cells: list[int], safe: np.ndarray,
-                        connected: np.ndarray) -> None:
-        """The suspect (board, cell) pairs of ``placements`` on Python-int boards, one by one:
-        the same detour search and flood fill as the many-boards path."""
-        walks, goals, _ = self._ints
-        for board, cell in zip(boards, cells, strict=True):
-            cut = _cut_test(walks[board], goals[board], cell)
-            if cut is not None:
-                safe[board, cell], connected[board, cell] = cut
-
-    def _nearby_start(self, boards: np.ndarray, cells: np.ndarray) -> tuple[np.ndarray, ...]:
-        """The detour search of the (board, cell) pairs, before its growth.
-
-        Without the cell, a short walk from one of its walkable neighbours that reaches all
-        the others proves that nothing is cut off, so K's component is unchanged. Only the
-        pairs left over (usually true cut cells) need a flood fill over the whole board.
-
-        Returns:
-            Per pair: its board without the cell (n, 4), the walk's start (n, 4) (the first
-            walkable neighbour), which neighbours are walkable (n, 4) and their cells (n, 4),
-            and the start cell (n,).
-        """
-        near = NEIGHBOURS[cells]  # (n, 4)
-        # The flat walkable cells read by ``take`` (off-grid neighbours read cell 0 and are
-        # then cleared): a third less than two-axis fancy indexing.
-        flat_near = boards[:, None] * NUM_CELLS + _NEAR_ON_GRID.take(cells, axis=0)
-        walkable = (near != OUTSIDE) & self.walk.reshape(-1).take(flat_near)
-        pairs = np.arange(boards.size)
-        first = near.reshape(-1).take(pairs * 4 + np.argmax(walkable, axis=1))
-        walk_without = self.walk_bits[boards]
-        walk_without[pairs, CELL_WORD[cells]] &= ~CELL_BIT[cells]
-        reached = np.zeros_like(walk_without)
-        reached[pairs, CELL_WORD[first]] = CELL_BIT[first]
-        return walk_without, reached, walkable, near, first
-
-
-def walk_distances(
-    walk: np.ndarray, sources: np.ndarray, goals: np.ndarray, goal_valid: np.ndarray
-) -> np.ndarray:
-    """Walking distance from one source cell to several goal cells per board (§5.1 ``dist``).
-
-    Args:
-        walk: (M, 182) bool walkable cells.
-        sources: (M,) int start cells (walkable).
-        goals: (M, n) int goal cells (any value where ``goal_valid`` is False).
-        goal_valid: (M, n) bool.
-
-    Returns:
-        (M, n) int32 distances; -1 for invalid or unreachable goals.
-    """
-    m = walk.shape[0]
-    goals = np.where(goal_valid, goals, 0)
-    dist = np.full(goals.shape, -1, dtype=np.int32)
-    if m <= _FEW_BOARDS:
-        _walk_distances_int(mask_ints(walk), sources, goals, goal_valid, dist)
-        return dist
-    seed = np.zeros((m, NUM_WORDS), dtype=np.uint64)
-    seed[np.arange(m), CELL_WORD[sources]] = CELL_BIT[sources]
-    growth = Growth(seed, pack(walk))
-    # Every goal's word in the flat (M * 4,) boards, and its bit there (0 for no goal).
-    word = (np.arange(m)[:, None] * NUM_WORDS + CELL_WORD[goals]).reshape(-1)
-    bit = np.where(goal_valid, CELL_BIT[goals], np.uint64(0)).reshape(-1)
-    goal_bits = np.zeros(m * NUM_WORDS, dtype=np.uint64)
-    np.bitwise_or.at(goal_bits, word, bit)
-    # Grow four steps at a time, keeping every step; stop once every goal is reached or the
-    # growth stops. A step's boards hold the previous step's, so a goal's distance is the
-    # number of kept steps before the first that holds it, counted over all the steps at
-    # once: the steps themselves stay a few NumPy calls each. Growth stops within NUM_CELLS
-    # steps (it adds a cell a step until then) and is seen to within 8 more.
-    layers = np.empty((NUM_CELLS + 8, m * NUM_WORDS), dtype=np.uint64)
-    layers[0] = seed.reshape(-1)
-    count = 0
-    while True:
-        for _ in range(4):
-            count += 1
-            np.copyto(layers[count], growth.step().reshape(-1))
-        reached = layers[count]
-        if not (goal_bits & ~reached).any():
-            break
-        if reached.tobytes() == layers[count - 4].tobytes():
-            break
-    hit = (layers[: count + 1].take(word, axis=1) & bit) != 0  # (S, M * n)
-    held = np.add.reduce(hit.view(np.uint8), axis=0).reshape(goals.shape)  # steps holding it
-    found = held > 0
-    dist[found] = count + 1 - held[found]
-    return dist
-
-
-def _walk_distances_int(walks: list[int], sources: np.ndarray, goals: np.ndarray,
-                        goal_valid: np.ndarray, dist: np.ndarray) -> None:
-    """``walk_distances`` on Python-int boards, one board at a time, filling ``dist``."""
-    for i, (walk, source) in enumerate(zip(walks, sources.tolist(), strict=True)):
-        dist[i] = _walk_distances_one(walk, source, [
-            goal if valid else None
-            for goal, valid in zip(goals[i].tolist(), goal_valid[i].tolist(), strict=True)])
-
-
-def _walk_distances_one(walk: int, source: int, goals: list[int | None]) -> list[int]:
-    """``walk_distances`` of one Python-int board: from cell ``source`` to each goal cell
-    (None: no goal), -1 for no goal or an unreachable one."""
-    dist = [-1] * len(goals)
-    pending = {j: 1 << _CELL_BITS[cell] for j, cell in enumerate(goals) if cell is not None}
-    if not pending:
-        return dist
-    reached = 1 << _CELL_BITS[source]
-    goal = 0
-    for bit in pending.values():
-        goal |= bit
-    for step in range(NUM_CELLS):
-        # Most steps reach no goal: one test against their union skips the scan.
-        if reached & goal:
-            for j in [j for j, bit in pending.items() if reached & bit]:
-                dist[j] = step
-                goal &= ~pending.pop(j)
-            if not pending:
-                break
-        grown = (reached | reached << 1 | reached >> 1 | reached << 16 | reached >> 16) & walk
-        if grown == reached:
-            break
-        reached = grown
-    return dist
 
 
 # ---------------------------------------------------------------- cell facts (§5.1)

@@ -1,10 +1,10 @@
 """Kairo (Cairo): traders place market stalls, lure customers and expand for VP.
 
 The rules of the game specified in ``docs/rules/cairo.md`` for 2, 3 and 4 players, as
-per-row functions compiled with numba (``rules/``): stalls in six colours on a 14 × 13 board of nine market sections and a restaurant
-strip, stall cards to build, customers lured to entrances for money, expansions paid in the
-group's colour (2:1 substitution), medals for the largest groups, and a build-only final
-phase once the expansion supply runs low. One decision per step; chance (shuffles, the
+per-row functions compiled with numba (``rules/``): stalls in six colours on a 14 × 13
+board of nine market sections and a restaurant strip, stall cards to build, customers lured
+to entrances for money, expansions paid in the group's colour (2:1 substitution), medals for
+the largest groups, and a build-only final phase once the expansion supply runs low. One decision per step; chance (shuffles, the
 customer bag, the start player, neutral draws, display refills) is drawn from each row's own
 counter-based generator.
 
@@ -122,11 +122,11 @@ class CairoGame(CompiledGame):
         options = self.options
         self.params = np.array([options["reveal_money"], options["move_requires_blocked"],
                                 options["auto_pay"], options["max_turns"]], dtype=np.int64)
-        self.observer = observation.Observer(self.num_players, self.options)
         self.action_layout = ACTIONS
-        self.observation_layout = self.observer.layout
-        self.observation_shape = (self.observer.layout.size,)
-        self.observation_low, self.observation_high = self.observer.layout.bounds()
+        self.observation_layout = observation.observation_layout(self.num_players,
+                                                                 options["reveal_money"])
+        self.observation_shape = (self.observation_layout.size,)
+        self.observation_low, self.observation_high = self.observation_layout.bounds()
         setup = 3 * SETUP_STALLS * self.num_players + 2 * NEUTRAL_STEPS  # D1-D3, D2-D3
         self.max_decisions = setup + self.options["max_turns"] * MAX_DECISIONS_PER_TURN
         # A chain of forced decisions runs through at most the rest of the setup's

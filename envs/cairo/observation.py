@@ -1,27 +1,38 @@
-"""What one seat may know (§6, §9.3): the observation encoder (resampling: ``resample.py``).
+"""What one seat may know (§6): the observation's layout and its compiled encoder.
 
-The observation is egocentric: seats are relabelled relative to the observer (0 = self, then
-the next seats clockwise) and the neutral set, in a 2-player game, comes last. It is one flat
-float32 vector of named pieces (``Observer.layout``): first the board, cell-major (182 cells ×
-features: colour of the tile or entrance on the cell, its relative owner, a main-stall flag
-and an entrance flag; tiles and entrances never share a cell, so they share the colour and
-owner features), filled by one table lookup per cell; then small per-seat and per-colour
-vectors (customers and the pending cell as coordinates); then up to one cell's worth of
-zeros ("padding"), which make the whole vector a whole number of cells for the lookup.
-Private pieces are the observer's own hand and, with ``reveal_money=False``, the observer's
-own money only.
+The observation is one flat float32 vector of named pieces (``observation_layout``), the
+single description of the encoding: each piece says what it holds, how its axes are indexed,
+its scale and its privacy under the options, and ``python -m envs.docs`` prints them into
+``docs/cairo.md`` (which supersedes the observation sketch of the rules spec, §9.3).
+
+It is egocentric: wherever a piece has a seat axis, entry 0 is the observing seat and entry
+j the seat j places after it in turn order, so one policy can play every seat; the neutral
+set of a 2-player game comes after the seats. First comes the board, cell-major (182 cells
+``k = 14*y + x``, each with a few features: the colour of the tile or entrance on the cell,
+its relative owner, a main-stall flag and an entrance flag; a tile and an entrance never
+share a cell, so they share the colour and owner features), then small per-seat and
+per-colour pieces, then a few zeros ("padding") that round the vector up to whole cells
+(VERSION 4's size, kept so that trained policies stay valid). Private are the observer's own
+hand and, with ``reveal_money=False``, the others' money (left 0).
+
+``observe_row`` writes one row as one seat sees it, read by name from ``s``, the kernels'
+view of the state (``state.View``): compiled with numba, it is the whole encoder; the batch
+is a compiled loop over rows (``observe_rows``). Scaled values are computed in float64 and
+rounded once to float32: for the small integers divided here that equals the float32
+division that VERSION 4 shipped, so observations are unchanged bit for bit.
 """
 
 from __future__ import annotations
 
-import functools
-import operator
-from typing import Any
+import dataclasses
+from collections.abc import Callable
 
 import numpy as np
 
 from envs.cairo.data import (
     CARD_COPIES,
+    CARD_TYPE_NAMES,
+    COLOUR_NAMES,
     DISPLAY_SLOTS,
     DRAWS_PER_ACTION,
     EXPANSIONS_PER_COLOUR,
@@ -39,339 +50,383 @@ from envs.cairo.data import (
     THREE_CARDS,
     WIDTH,
 )
-from envs.cairo.scoring import tray
-from envs.cairo.state import CairoState, Phase, Verb
-from envs.core.arrays import last_axis_sums
+from envs.cairo.rules.scoring import tray
+from envs.cairo.state import P_MAX_TURNS, P_REVEAL_MONEY, Phase, Stage, Verb, View
+from envs.core.jit import njit
 from envs.core.layout import ObservationLayout, Piece
 
 VP_SCALE = 100.0  # VP are divided by this; 36 expansions × (7 + 5 medal VP) < 5 × 100
 MAX_HAND = HAND_LIMIT + DRAWS_PER_ACTION  # a hand holds at most 6 cards during a Draw
 MAX_UNITS = MAX_GROUP_SIZE - 1  # D9 starts with at most 6 unpaid tile units
-_COPIES = int(CARD_COPIES.max())  # copies of the commonest card type
-# (on board, x, y) of every cell, index -1 (off the board) giving zeros.
-_CELL_XY = np.zeros((NUM_CELLS + 1, 3), dtype=np.int16)  # int16 like the other sources
-_CELL_XY[:NUM_CELLS] = [(1, k % WIDTH, k // WIDTH) for k in range(NUM_CELLS)]
+COPIES = int(CARD_COPIES.max())  # copies of the commonest card type
+NUM_STAGES = len(Stage) - 1  # SETUP, NEUTRAL, MAIN, FINAL (none once OVER)
+NUM_PHASES = len(Phase) - 1  # the decisions (none at GAME_OVER)
+NUM_VERBS = len(Verb) - 1  # PLACE .. DRAW (none for NONE)
+NUM_MEDALS = 2  # gold, silver per colour
+PLAYER_COUNTS = range(2, NEUTRAL + 1)  # the seats are the owner slots before the neutral set
 
 
-class Observer:
-    """Encodes observations and resamples hidden state for one player count and options."""
+# ---------------------------------------------------------------- the layout
+# The documentation fields below belong on ``envs.core.layout.Piece`` and ``ObservationLayout``
+# (every game could describe its features); until they move there, ``envs.docs`` reads them
+# wherever a layout has them.
+@dataclasses.dataclass(frozen=True)
+class DescribedPiece(Piece):
+    """A piece that says what it holds (printed by ``python -m envs.docs``).
 
-    def __init__(self, num_players: int, options: dict[str, Any]):
-        self.num_players = num_players
-        self.reveal_money = options["reveal_money"]
-        self.max_turns = options["max_turns"]
-        # Owner slots seen on the board: the seats, plus the neutral set with 2 players.
-        self.num_owner_slots = num_players + (num_players == 2)
-        players, owners = num_players, self.num_owner_slots
-        # Per cell (cell-major, 13 × 14 × features): colour of the tile or entrance, its
-        # relative owner, main-stall flag, entrance flag. An expansion is a coloured cell with
-        # neither flag; customers and the pending cell are in the vector part.
-        self.cell_features = NUM_COLOURS + owners + 2
-        self.cell_table = self._cell_table()
-        board = Piece("board", (NUM_CELLS, self.cell_features), True, 1.0)
-        # The one-hot pieces first, then the scaled ones: each kind is then one NumPy call.
-        self.vector_layout = ObservationLayout(
-            [
-                Piece("to_act", (players,), True, 1.0),
-                Piece("stage", (4,), True, 1.0),
-                Piece("phase", (len(Phase) - 1,), True, 1.0),
-                Piece("verb", (len(Verb) - 1,), True, 1.0),
-                Piece("pending_colour", (NUM_COLOURS,), True, 1.0),
-                Piece("display", (DISPLAY_SLOTS, NUM_CARD_TYPES), True, 1.0),
-                Piece("medals", (NUM_COLOURS, 2, players), True, 1.0),
-                Piece("pending_counts", (4,), True, 1.0),  # picks, units, half, draws
-                Piece("customers", (NUM_COLOURS, 3), True, 1.0),  # on board, x, y
-                Piece("target", (3,), True, 1.0),  # pending stall/expansion cell: set, x, y
-                Piece("money", (players, NUM_COLOURS), False, 1.0),
-                Piece("trays", (NUM_COLOURS,), True, 1.0),
-                Piece("vp", (players,), True, 5.0),
-                Piece("hand", (NUM_CARD_TYPES,), False, 1.0),
-                Piece("hand_sizes", (players,), True, 1.0),
-                Piece("known", (players - 1, NUM_CARD_TYPES), True, 1.0),
-                Piece("barkers", (players + 1,), True, 1.0),  # per seat, then the supply
-                Piece("piles", (1 + NUM_CARD_TYPES,), True, 1.0),  # draw size, discard
-                Piece("supply", (NUM_COLOURS,), True, 1.0),
-                Piece("unplaced", (players + 1, NUM_COLOURS), True, 1.0),  # + neutral bag
-                Piece("group_size", (owners, NUM_COLOURS), True, 1.0),
-                Piece("dropped", (players,), True, 1.0),
-                Piece("turn", (1,), True, 1.0),
-            ]
-        )
-        self.board_size = NUM_CELLS * self.cell_features
-        # A few zeros round the observation up to whole cells, so that one table lookup of
-        # whole-cell rows fills the observation's buffer in place, the vector part with zeros
-        # that it then overwrites (a lookup into the board part alone writes a strided view,
-        # which NumPy fills through a copy).
-        padding = -(self.board_size + self.vector_layout.size) % self.cell_features
-        self.layout = ObservationLayout([board, *self.vector_layout.pieces.values(),
-                                         *[Piece("padding", (padding,), True, 0.0)][:padding]])
-        self._row_cells = self.layout.size // self.cell_features  # cells of one observation
-        self._vector_part = slice(self.board_size, self.board_size + self.vector_layout.size)
-        self._column, one_hot, self._num_one_hot, divisor = self._vector_tables()
-        self._divisor = divisor[self._num_one_hot :]
-        # Per seat: the one-hot tests' columns and values, the scaled values' columns, apart
-        # so that each kind reads a contiguous gather (on a strided slice of one gather, the
-        # test and the division cost three to five times as much at B = 1024).
-        column, tests = self._source_columns(), self._num_one_hot
-        self._seat_columns = [(column[seat, :tests], one_hot[seat, :tests], column[seat, tests:])
-                              for seat in range(num_players)]
-        self._num_sources = sum(width for _, width in self._source_blocks())
+    Attributes:
+        meaning: what the values are, in a sentence.
+        index: how the axes are indexed, in the letters of ``NOTATION``, e.g. ``[j, c]``.
+        scale: how a value is made from the state, e.g. ``one-hot`` or ``money / 20``.
+        privacy: who may know it, under each option that changes it.
+        labels: the name of each entry of the last axis, where they have names.
+    """
 
-    # ---------------------------------------------------------------- encoding
-    # A cell's content code is 30 + tile - entrance (a cell holds a tile or an entrance or
-    # neither, never both, and the absent one reads -1): 30 empty, 31 + g an expansion of
-    # group g, 29 - g an entrance (group g = owner*6 + colour), and 30 more on a main stall,
-    # 61 + g; 91 codes per observer seat. One subtraction makes them.
-    _EMPTY, _MAIN, _CODES = 30, 30, 91
-
-    def _cell_table(self) -> np.ndarray:
-        """(P * 91, F) float32 features of each (observer seat, cell content code)."""
-        players, owners = self.num_players, self.num_owner_slots
-        table = np.zeros((players, self._CODES, self.cell_features), dtype=np.float32)
-        for me in range(players):
-            for group in range(NUM_OWNERS * NUM_COLOURS):
-                owner, colour = divmod(group, NUM_COLOURS)
-                if owner >= players and owner != NEUTRAL:
-                    continue
-                relative = owners - 1 if owner == NEUTRAL else (owner - me) % players
-                expansion = self._EMPTY + 1 + group
-                for code in (expansion, expansion + self._MAIN, self._EMPTY - 1 - group):
-                    row = table[me, code]
-                    row[colour] = 1.0
-                    row[NUM_COLOURS + relative] = 1.0
-                    row[-2] = code > expansion  # main stall
-                    row[-1] = code < self._EMPTY  # entrance
-        return table.reshape(-1, self.cell_features)
-
-    def _cell_codes(self, state: CairoState, me: int | np.ndarray) -> np.ndarray:
-        """(B, ``_row_cells``) intp row of ``cell_table`` for every cell, as seen by seats
-        ``me`` (B,) or by one seat (an int in [0, P)), then an empty cell's (all zeros) for
-        the rest."""
-        num = state.batch_size
-        code = np.empty((num, self._row_cells), dtype=np.intp)
-        # The content in int8 (a third of the cost of int16), then one int16 add of the seat's
-        # offset into the index array (an intp add costs three times as much).
-        content = np.subtract(state.tile, state.entrance)
-        seat = me * self._CODES + self._EMPTY
-        np.add(content, np.int16(seat) if isinstance(me, int) else seat.astype(np.int16)[:, None],
-               out=code[:, :NUM_CELLS])
-        # Main stalls by flat index, one per row and group, in one scatter without first
-        # dropping the stalls off the board: cell -1 of row b is the last column of row b - 1
-        # (of the last row for row 0), always past the board, and those columns are
-        # overwritten after it.
-        stalls = state.stall_cell + _row_starts(num, self._row_cells)
-        code.reshape(-1)[stalls] += self._MAIN
-        code[:, NUM_CELLS:] = self._EMPTY
-        return code
-
-    # The vector part is table-driven: the state's small arrays are laid side by side in one
-    # float32 "source" row per game (``_sources``), and every vector entry reads one source
-    # value ``v`` (at a column that depends on the observer seat) and is either a one-hot
-    # test ``v == k`` or a scaled value ``v / divisor``. This keeps the encoder at a fixed few
-    # dozen NumPy calls whatever B is. The sources are small integers, exact in float32, and
-    # one float32 division of two of them rounds exactly as the float64 division does
-    # (double rounding is innocuous when 53 >= 2 * 24 + 2), so the values are those of the
-    # float64 formulas of the rules spec cast to float32; "1 - v / d" is read as (d - v) / d
-    # and "min(t / m, 1)" as min(t, m) / m, equal in float32 for the integers they take.
-    def _source_blocks(self) -> list[tuple[str, int]]:
-        """(name, width) of the source columns in the reference order that
-        ``_vector_tables`` indexes (``_source_columns`` moves them to the order of
-        ``_sources``)."""
-        players = self.num_players
-        return [("current_player", 1), ("stage", 1), ("phase", 1), ("verb", 1), ("colour", 1),
-                ("picks_left", 1), ("pay_units", 1), ("pay_half", 1), ("draws_left", 1),
-                ("customer", NUM_COLOURS * 3), ("target", 3),
-                ("money", players * NUM_COLOURS), ("trays", NUM_COLOURS), ("vp", players),
-                ("hand", players * NUM_CARD_TYPES), ("hand_sizes", players),
-                ("known", players * NUM_CARD_TYPES), ("barkers", players),
-                ("barker_supply", 1), ("display", DISPLAY_SLOTS), ("deck_size", 1),
-                ("discard", NUM_CARD_TYPES), ("supply", NUM_COLOURS), ("medal", NUM_COLOURS * 2),
-                ("unplaced", NUM_OWNERS * NUM_COLOURS), ("neutral_bag", NUM_COLOURS),
-                ("group_size", NUM_OWNERS * NUM_COLOURS), ("dropped", players), ("turn", 1)]
-
-    # The source rows are laid out by dtype (``_source_columns``): the one-byte arrays (and
-    # the stalls off the board), then the int16 ones, then the int32 ones, so that a row of a
-    # batch of one is three byte strings joined (``_side_by_side``).
-    _ONE_BYTE_SOURCES = ("stage", "phase", "verb", "colour", "picks_left", "pay_units",
-                         "pay_half", "draws_left", "known", "display", "deck_size", "discard",
-                         "supply", "medal", "neutral_bag", "group_size", "dropped")
-    _one_byte_arrays = operator.attrgetter(*_ONE_BYTE_SOURCES)
-    _TWO_BYTE_SOURCES = ("money", "trays", "hand_sizes", "barker_supply", "customer", "target",
-                         "turn")
-    _FOUR_BYTE_SOURCES = ("current_player", "vp")
-
-    def _source_columns(self) -> np.ndarray:
-        """(P, V) the ``_column`` table for the layout of ``_sources``."""
-        starts, moved = self._source_starts(), []  # old column -> column in the new layout
-        for name, width in self._source_blocks():
-            moved.extend(range(starts[name], starts[name] + width))
-        return np.array(moved, dtype=np.intp)[self._column]
-
-    def _source_starts(self) -> dict[str, int]:
-        """First column of each source in the layout of ``_sources``."""
-        widths = dict(self._source_blocks())
-        order = [*self._ONE_BYTE_SOURCES, "unplaced", "hand", "barkers",
-                 *self._TWO_BYTE_SOURCES, *self._FOUR_BYTE_SOURCES]
-        assert sorted(order) == sorted(widths)
-        starts = np.cumsum([0] + [widths[name] for name in order])
-        return {name: int(start) for name, start in zip(order, starts, strict=False)}
-
-    def _sources(self, state: CairoState) -> np.ndarray:
-        """(B, S) float32 source rows in the ``_source_columns`` layout."""
-        return _side_by_side(
-            [[*self._one_byte_arrays(state), state.stall_cell < 0, state.hand, state.barkers],
-             [state.money, tray(state), last_axis_sums(state.hand),
-              NUM_BARKERS - last_axis_sums(state.barkers), _CELL_XY.take(state.customer, axis=0),
-              _CELL_XY.take(state.target, axis=0), np.minimum(state.turn, self.max_turns)],
-             [state.current_player, state.vp]],
-            state.batch_size, self._num_sources)
-
-    def _vector_tables(self) -> tuple[np.ndarray, np.ndarray, int, np.ndarray]:
-        """Per vector entry: source column and one-hot value by observer seat (P, V); how many
-        leading entries are one-hot tests; every entry's divisor (V,) (1 for a one-hot one).
-        An entry that is always 0 (hidden money) is a value divided by infinity.
-        """
-        players, owners = self.num_players, self.num_owner_slots
-        column, start = {}, 0
-        for name, width in self._source_blocks():
-            column[name] = start
-            start += width
-        nan, inf = float("nan"), float("inf")
-        rows = []  # per seat: a list of (column, one-hot value, divisor, scaled)
-        for me in range(players):
-            pieces: dict[str, list[tuple[float, ...]]] = {
-                name: [] for name in self.vector_layout.pieces}
-            seats = [(me + k) % players for k in range(players)]
-
-            def onehot(piece, name, values, offset=0, _pieces=pieces):
-                _pieces[piece].extend((column[name] + offset, float(v), 1.0, 0.0)
-                                      for v in values)
-
-            def scaled(piece, name, offsets, divisor, _pieces=pieces):
-                _pieces[piece].extend((column[name] + o, nan, float(divisor), 1.0)
-                                      for o in offsets)
-
-            onehot("to_act", "current_player", seats)
-            onehot("stage", "stage", range(4))
-            onehot("phase", "phase", range(len(Phase) - 1))
-            onehot("verb", "verb", range(1, len(Verb)))
-            onehot("pending_colour", "colour", range(NUM_COLOURS))
-            for slot in range(DISPLAY_SLOTS):
-                onehot("display", "display", range(NUM_CARD_TYPES), slot)
-            for pair in range(NUM_COLOURS * 2):  # (colour, gold/silver) -> relative holder
-                onehot("medals", "medal", seats, pair)
-            scaled("pending_counts", "picks_left", [0], THREE_CARDS)
-            scaled("pending_counts", "pay_units", [0], MAX_UNITS)
-            scaled("pending_counts", "pay_half", [0], 1)
-            scaled("pending_counts", "draws_left", [0], DRAWS_PER_ACTION)
-            for c in range(NUM_COLOURS):  # on board, x, y
-                for j, divisor in enumerate((1, WIDTH - 1, HEIGHT - 1)):
-                    scaled("customers", "customer", [3 * c + j], divisor)
-            for j, divisor in enumerate((1, WIDTH - 1, HEIGHT - 1)):
-                scaled("target", "target", [j], divisor)
-            for k, seat in enumerate(seats):
-                money = range(seat * NUM_COLOURS, (seat + 1) * NUM_COLOURS)
-                hidden = k > 0 and not self.reveal_money
-                scaled("money", "money", money, inf if hidden else MONEY_PER_COLOUR)
-            scaled("trays", "trays", range(NUM_COLOURS), MONEY_PER_COLOUR)
-            scaled("vp", "vp", seats, VP_SCALE)
-            scaled("hand", "hand", range(me * NUM_CARD_TYPES, (me + 1) * NUM_CARD_TYPES),
-                   _COPIES)
-            scaled("hand_sizes", "hand_sizes", seats, MAX_HAND)
-            for seat in seats[1:]:
-                scaled("known", "known",
-                       range(seat * NUM_CARD_TYPES, (seat + 1) * NUM_CARD_TYPES), _COPIES)
-            scaled("barkers", "barkers", seats, NUM_BARKERS)
-            scaled("barkers", "barker_supply", [0], NUM_BARKERS)
-            scaled("piles", "deck_size", [0], NUM_CARDS)
-            scaled("piles", "discard", range(NUM_CARD_TYPES), _COPIES)
-            scaled("supply", "supply", range(NUM_COLOURS), EXPANSIONS_PER_COLOUR)
-            for seat in seats:
-                scaled("unplaced", "unplaced", range(seat * NUM_COLOURS, (seat + 1) * NUM_COLOURS),
-                       1)
-            scaled("unplaced", "neutral_bag", range(NUM_COLOURS), 1)
-            for seat in seats + ([NEUTRAL] if owners > players else []):
-                scaled("group_size", "group_size",
-                       range(seat * NUM_COLOURS, (seat + 1) * NUM_COLOURS), MAX_GROUP_SIZE)
-            scaled("dropped", "dropped", seats, 1)
-            scaled("turn", "turn", [0], self.max_turns)
-            for name, piece in self.vector_layout.pieces.items():
-                assert len(pieces[name]) == int(np.prod(piece.shape)), name
-            rows.append([entry for entries in pieces.values() for entry in entries])
-        table = np.array(rows, dtype=np.float64)  # (P, V, 4)
-        assert table.shape[1] == self.vector_layout.size
-        scaled_entry = table[0, :, 3] > 0
-        num_one_hot = int(np.argmax(scaled_entry))
-        assert not scaled_entry[:num_one_hot].any() and scaled_entry[num_one_hot:].all()
-        return (table[:, :, 0].astype(np.intp), table[:, :, 1].astype(np.float32),
-                num_one_hot, table[0, :, 2].astype(np.float32))
-
-    def observe(self, state: CairoState, player: int | np.ndarray) -> np.ndarray:
-        """(B, size) float32 observation of ``player`` (int or (B,) ints), see the module doc."""
-        num = state.batch_size
-        me = self._seats(player, num)
-        # The board by one table lookup, then the vector part over the lookup's zeros.
-        out = np.take(self.cell_table, self._cell_codes(state, me), axis=0, mode="clip")
-        out = out.reshape(num, self.layout.size)
-        source, vector = self._sources(state), out[:, self._vector_part]
-        if isinstance(me, int):
-            self._vector(source, me, vector)
-            return out
-        for seat in range(self.num_players):  # the rows of each seat read the same columns
-            rows = np.flatnonzero(me == seat)
-            if rows.size:
-                vector[rows] = self._vector(source[rows], seat)
-        return out
-
-    def _seats(self, player: int | np.ndarray, num: int) -> int | np.ndarray:
-        """The observer seats in [0, P) (seat p + P sees what seat p sees): a Python int when
-        one seat observes every row (a NumPy scalar would cost a call wherever it meets an
-        array), else (num,) int64."""
-        if isinstance(player, int):  # the common case first: the AEC env's seat
-            return int(player) % self.num_players
-        if np.size(player) == 1:
-            return int(np.reshape(player, -1)[0] if np.ndim(player) else player
-                       ) % self.num_players
-        me = np.asarray(player, dtype=np.int64) % self.num_players
-        return me if me.shape == (num,) else np.broadcast_to(me, (num,))
-
-    def _vector(self, source: np.ndarray, seat: int, out: np.ndarray | None = None
-                ) -> np.ndarray:
-        """The vector part (R, V) seen by ``seat`` from source rows (R, S) (one-hot tests, then
-        scaled values, see ``_vector_tables``), into ``out`` when given."""
-        if out is None:
-            out = np.empty((len(source), self.vector_layout.size), dtype=np.float32)
-        # ``take`` gathers C-ordered rows (``source[:, columns]`` F-ordered ones, on which the
-        # test and the division cost three to five times as much at B = 1024).
-        one_hot_column, one_hot, scaled_column = self._seat_columns[seat]
-        tests = self._num_one_hot
-        np.equal(source.take(one_hot_column, axis=1), one_hot, out=out[:, :tests])
-        np.divide(source.take(scaled_column, axis=1), self._divisor, out=out[:, tests:])
-        return out
+    meaning: str = ""
+    index: str = ""
+    scale: str = ""
+    privacy: str = "public"
+    labels: tuple[str, ...] = ()
 
 
-# Constant arrays of a batch size, made once per size (B seldom changes) and never written.
-@functools.lru_cache(maxsize=8)
-def _row_starts(num: int, row_cells: int) -> np.ndarray:
-    """(num, 1, 1) flat index of each row's first cell in an array of ``row_cells`` cells a
-    row, shaped for ``stall_cell``."""
-    starts = np.arange(0, num * row_cells, row_cells)[:, None, None]
-    starts.flags.writeable = False
-    return starts
+class DescribedLayout(ObservationLayout):
+    """An ``ObservationLayout`` with a guide to reading it (Markdown, printed by ``envs.docs``)."""
+
+    def __init__(self, pieces: list[Piece], guide: str = ""):
+        super().__init__(pieces)
+        self.guide = guide
 
 
-def _side_by_side(groups: list[list[np.ndarray]], num: int, width: int) -> np.ndarray:
-    """(num, width) float32: each row the rows of the arrays of ``groups`` (arrays of num
-    rows, of one dtype in each group but for bools among int8) flattened side by side."""
-    if num == 1:
-        # One row: each group's bytes joined (a tenth of the cost of a concatenate, which
-        # costs about 0.3 us an array), read back in the group's dtype. A non-contiguous array
-        # or an unexpected dtype (the sizes would not add up) takes the general way.
-        try:
-            parts = [np.frombuffer(b"".join(group), group[0].dtype) for group in groups]
-        except BufferError:
-            parts = []
-        if sum(map(len, parts)) == width:
-            return np.concatenate(parts, dtype=np.float32).reshape(1, width)
-    return np.concatenate([block.reshape(num, -1) for group in groups for block in group],
-                          axis=1, dtype=np.float32)
+def seat_labels(num_players: int, neutral: bool = False) -> tuple[str, ...]:
+    """Names of the entries of an egocentric seat axis (and the neutral set's after them)."""
+    names = ("self", *(f"self+{j}" for j in range(1, num_players)))
+    return (*names, "neutral") if neutral else names
+
+
+def cell_feature_labels(num_players: int) -> tuple[str, ...]:
+    """Names of the features of one cell of the board piece."""
+    owners = seat_labels(num_players, neutral=num_players == 2)
+    return (*COLOUR_NAMES, *(f"owner {name}" for name in owners), "main stall", "entrance")
+
+
+POSITION = ("on board", f"x / {WIDTH - 1}", f"y / {HEIGHT - 1}")
+NOTATION = (  # the index letters of the pieces' ``index``
+    "`k` a cell, `k = 14 * y + x` (x 0..13 west to east, y 0..12 north to south); `j` a "
+    "seat, egocentric (0 the observer, j the seat j places after it in turn order); `c` a "
+    "colour (" + ", ".join(f"{i} {name}" for i, name in enumerate(COLOUR_NAMES)) + "); `t` "
+    "a card type (" + ", ".join(f"{i} {name}" for i, name in enumerate(CARD_TYPE_NAMES))
+    + ")")
+
+
+def observation_layout(num_players: int, reveal_money: bool = True) -> DescribedLayout:
+    """The observation of ``num_players`` seats under ``reveal_money``: the pieces in order."""
+    players, two = num_players, num_players == 2
+    owners = players + two  # owner slots on the board: the seats, and the neutral set with 2
+    cell_labels = cell_feature_labels(players)
+    seats = seat_labels(players)
+    pieces = [
+        DescribedPiece(
+            "board", (NUM_CELLS, len(cell_labels)), True, 1.0, index="[k, f]",
+            meaning="what stands on cell k: a tile (colour, owner, and the main-stall flag on "
+                    "a group's main stall; an expansion has neither flag) or an entrance "
+                    "(colour, owner, entrance flag); an empty cell is all 0 (customers: "
+                    "`customers`); f: the cell's features, named below",
+            scale="one-hot colour, one-hot owner slot, flags", labels=cell_labels),
+        DescribedPiece(
+            "to_act", (players,), True, 1.0, index="[j]", meaning="the seat to act (all 0 "
+            "once the game is over)", scale="one-hot"),
+        DescribedPiece(
+            "stage", (NUM_STAGES,), True, 1.0, index="[stage]", meaning="the stage of the "
+            "game (§4.1; all 0 once over)", scale="one-hot",
+            labels=tuple(stage.name for stage in Stage)[:NUM_STAGES]),
+        DescribedPiece(
+            "phase", (NUM_PHASES,), True, 1.0, index="[phase]", meaning="the decision asked "
+            "(`state.phase`, §4.2; all 0 once the game is over)", scale="one-hot",
+            labels=tuple(phase.name for phase in Phase)[:NUM_PHASES]),
+        DescribedPiece(
+            "verb", (NUM_VERBS,), True, 1.0, index="[verb - 1]", meaning="what the pending "
+            "decisions of the turn belong to (all 0 for none)", scale="one-hot",
+            labels=tuple(verb.name for verb in Verb)[1:]),
+        DescribedPiece(
+            "pending_colour", (NUM_COLOURS,), True, 1.0, index="[c]", meaning="colour of the "
+            "stall, group or customer the pending decisions concern (all 0 for none)",
+            scale="one-hot"),
+        DescribedPiece(
+            "display", (DISPLAY_SLOTS, NUM_CARD_TYPES), True, 1.0, index="[slot, t]",
+            meaning="the card in each display slot (all 0 for an empty slot)",
+            scale="one-hot"),
+        DescribedPiece(
+            "medals", (NUM_COLOURS, NUM_MEDALS, players), True, 1.0, index="[c, m, j]",
+            meaning="seat j holds colour c's gold (m = 0) or silver (m = 1) medal (all 0 "
+            "while it is in the supply)", scale="one-hot"),
+        DescribedPiece(
+            "pending_counts", (4,), True, 1.0, index="[count]", meaning="the pending "
+            "decisions' counts: cards still to pick in three-card mode, tile units of the "
+            "expansion cost unpaid (D9), one coin of a 2:1 unit paid, draws left in a Draw",
+            scale=f"picks / {THREE_CARDS}, units / {MAX_UNITS}, flag, draws / "
+                  f"{DRAWS_PER_ACTION}",
+            labels=("picks_left", "pay_units", "pay_half", "draws_left")),
+        DescribedPiece(
+            "customers", (NUM_COLOURS, 3), True, 1.0, index="[c, position]", meaning="where "
+            "colour c's customer stands (all 0 off the board)",
+            scale=f"flag, x / {WIDTH - 1}, y / {HEIGHT - 1}", labels=POSITION),
+        DescribedPiece(
+            "target", (3,), True, 1.0, index="[position]", meaning="the stall or expansion "
+            "cell the pending build chose (all 0 before it chooses)",
+            scale=f"flag, x / {WIDTH - 1}, y / {HEIGHT - 1}", labels=POSITION),
+        DescribedPiece(
+            "money", (players, NUM_COLOURS), reveal_money, 1.0, index="[j, c]",
+            meaning="seat j's money of colour c", scale=f"money / {MONEY_PER_COLOUR}",
+            privacy="public with `reveal_money=True` (the default); with "
+                    "`reveal_money=False` the others' money is private: only j = 0 is "
+                    "filled, the rest is 0"),
+        DescribedPiece(
+            "trays", (NUM_COLOURS,), True, 1.0, index="[c]", meaning="money left in colour "
+            "c's tray (the bank, §2.2): what no seat holds", scale=f"money / {MONEY_PER_COLOUR}"),
+        DescribedPiece(
+            "vp", (players,), True, 5.0, index="[j]", meaning="VP scored so far (medals held "
+            "and money count only at the end, §7.2)", scale=f"VP / {VP_SCALE:g}"),
+        DescribedPiece(
+            "hand", (NUM_CARD_TYPES,), False, 1.0, index="[t]", meaning="the observer's own "
+            "stall cards of type t", scale=f"cards / {COPIES}",
+            privacy="private: the observer's own hand"),
+        DescribedPiece(
+            "hand_sizes", (players,), True, 1.0, index="[j]", meaning="cards in seat j's "
+            "hand", scale=f"cards / {MAX_HAND}"),
+        DescribedPiece(
+            "known", (players - 1, NUM_CARD_TYPES), True, 1.0, index="[j - 1, t]",
+            meaning="the cards of type t in the hand of seat j = 1.. (the others) that every "
+                    "seat knows: taken face up from the display and not yet played",
+            scale=f"cards / {COPIES}"),
+        DescribedPiece(
+            "barkers", (players + 1,), True, 1.0, index="[j], then [P]", meaning="market "
+            "barker cards held by seat j, then left in the supply",
+            scale=f"cards / {NUM_BARKERS}", labels=(*seats, "supply")),
+        DescribedPiece(
+            "piles", (1 + NUM_CARD_TYPES,), True, 1.0, index="[0], then [1 + t]",
+            meaning="cards in the draw pile (its order is hidden), then the discard pile's "
+                    "cards of type t", scale=f"draw pile / {NUM_CARDS}, discards / {COPIES}"),
+        DescribedPiece(
+            "supply", (NUM_COLOURS,), True, 1.0, index="[c]", meaning="expansions of colour c "
+            "left in the supply", scale=f"expansions / {EXPANSIONS_PER_COLOUR}"),
+        DescribedPiece(
+            "unplaced", (players + 1, NUM_COLOURS), True, 1.0, index="[j, c], then [P, c]",
+            meaning="seat j's stall of colour c is not on the board; then the neutral stall "
+                    "of colour c is still in the bag (2 players; 0 otherwise)", scale="flag"),
+        DescribedPiece(
+            "group_size", (owners, NUM_COLOURS), True, 1.0,
+            index="[j, c], then [P, c] with 2 players", meaning="tiles in the group of seat "
+            "j and colour c, then (2 players) the neutral set's: its main stall and expansions "
+            "(0 off the board)",
+            scale=f"tiles / {MAX_GROUP_SIZE}"),
+        DescribedPiece(
+            "dropped", (players,), True, 1.0, index="[j]", meaning="seat j passed in the "
+            "FINAL stage and is out", scale="flag"),
+        DescribedPiece(
+            "turn", (1,), True, 1.0, index="[0]", meaning="MAIN and FINAL turns completed, "
+            "against the safety cap `max_turns`", scale="min(turn, max_turns) / max_turns"),
+    ]
+    size = sum(int(np.prod(piece.shape)) for piece in pieces)
+    padding = -size % len(cell_labels)
+    if padding:
+        pieces.append(DescribedPiece(
+            "padding", (padding,), True, 0.0, index="[i]", meaning="always 0: rounds the "
+            "vector up to whole cells (VERSION 4's size)", scale="0"))
+    return DescribedLayout(pieces, _guide(players, size + padding, len(cell_labels)))
+
+
+def _guide(num_players: int, size: int, cell_features: int) -> str:
+    """How to read one observation (Markdown with a snippet that runs as it stands)."""
+    return f"""\
+This layout, not the observation sketch of the rules spec's §9.3, is the observation.
+Every piece is a slice of the flat vector, `obs[layout.offsets[name]]`, reshaped to the
+piece's shape (`layout.view(batch, name)` does both for a `(B, size)` batch); its indices:
+{NOTATION}. To seat `s` observing, absolute seat `a` is `j = (a - s) % P`
+(P the number of players).
+
+```python
+import envs
+
+game = envs.make_game("cairo", num_players={num_players})
+state = game.init(batch_size=1, seed=0)
+layout = game.observation_layout
+seat = 1                                   # the observing seat
+obs = game.observe(state, seat)[0]         # ({size},) float32, row 0
+board = obs[layout.offsets["board"]].reshape(layout.pieces["board"].shape)  # (182, \
+{cell_features})
+x, y = 1, 0
+cell = board[14 * y + x]                   # cell (x, y): {cell_features} features, named below
+a = 0                                      # an absolute seat
+j = (a - seat) % game.num_players          # its index on the seat axes
+owned_by_a = cell[6 + j] == 1              # a tile or entrance of seat a on (x, y)?
+money = obs[layout.offsets["money"]].reshape(layout.pieces["money"].shape)
+money_of_a = money[j] * 20                 # seat a's money of each colour
+```"""
+
+
+_LAYOUTS = {players: observation_layout(players) for players in PLAYER_COUNTS}
+
+
+def _by_player_count(value: Callable[[DescribedLayout], int]) -> np.ndarray:
+    """(5,) int64: ``value`` of the layout of each player count (2, 3, 4), at its index."""
+    values = np.full(NEUTRAL + 1, -1, dtype=np.int64)
+    for players, layout in _LAYOUTS.items():
+        values[players] = value(layout)
+    return values
+
+
+def _starts(name: str) -> np.ndarray:
+    """(5,) int64: where piece ``name`` starts, indexed by the player count."""
+    return _by_player_count(lambda layout: layout.offsets[name].start)
+
+
+def _owner_slots() -> np.ndarray:
+    """(5, 4, 5) int64: the egocentric slot of each owner (a seat, or the neutral set after the
+    seats) as each seat sees it, by player count; a table, so that the kernels divide by no
+    player count (an integer division costs more than the rest of a cell's work)."""
+    slots = np.full((NEUTRAL + 1, NEUTRAL, NUM_OWNERS), -1, dtype=np.int64)
+    for players in PLAYER_COUNTS:
+        for seat in range(players):
+            for owner in range(players):
+                slots[players, seat, owner] = (owner - seat) % players
+            slots[players, seat, NEUTRAL] = players
+    return slots
+
+
+_OWNER_SLOT = _owner_slots()
+# The layout's sizes and offsets as constants of the kernels (numba freezes module-level
+# arrays), indexed by the player count.
+_CELL_FEATURES = _by_player_count(lambda layout: layout.pieces["board"].shape[1])
+_TO_ACT, _STAGE, _PHASE, _VERB = (_starts(n) for n in ("to_act", "stage", "phase", "verb"))
+_PENDING_COLOUR, _DISPLAY, _MEDALS = (_starts(n) for n in ("pending_colour", "display",
+                                                           "medals"))
+_PENDING_COUNTS, _CUSTOMERS, _TARGET = (_starts(n) for n in ("pending_counts", "customers",
+                                                             "target"))
+_MONEY, _TRAYS, _VP, _HAND = (_starts(n) for n in ("money", "trays", "vp", "hand"))
+_HAND_SIZES, _KNOWN, _BARKERS = (_starts(n) for n in ("hand_sizes", "known", "barkers"))
+_PILES, _SUPPLY, _UNPLACED = (_starts(n) for n in ("piles", "supply", "unplaced"))
+_GROUP_SIZE, _DROPPED, _TURN = (_starts(n) for n in ("group_size", "dropped", "turn"))
+
+
+# ---------------------------------------------------------------- the encoder, one row
+@njit
+def _one_hot(out: np.ndarray, start: int, value: int, size: int) -> None:
+    """Set ``out[start + value]`` where ``value`` is in [0, size) (none for -1 or past)."""
+    if 0 <= value < size:
+        out[start + value] = 1.0
+
+
+@njit
+def _relative(seat_or_none: int, seat: int, num_players: int) -> int:
+    """Where ``seat_or_none`` (-1 for none) sits after ``seat`` in turn order; -1 for none."""
+    return _OWNER_SLOT[num_players, seat, seat_or_none] if seat_or_none >= 0 else -1
+
+
+@njit
+def _position(out: np.ndarray, start: int, cell: int) -> None:
+    """(on board, x / 13, y / 12) of ``cell`` (-1 off the board: zeros) at ``out[start:]``."""
+    if cell >= 0:
+        out[start] = 1.0
+        out[start + 1] = (cell % WIDTH) / (WIDTH - 1)
+        out[start + 2] = (cell // WIDTH) / (HEIGHT - 1)
+
+
+@njit
+def _hand_size(s: View, r: int, seat: int) -> int:
+    """Cards in ``seat``'s hand in row ``r``."""
+    size = 0
+    for card_type in range(NUM_CARD_TYPES):
+        size += s.hand[r, seat, card_type]
+    return size
+
+
+@njit
+def _board(s: View, r: int, seat: int, out: np.ndarray) -> None:
+    """The board piece of row ``r`` as ``seat`` sees it (its features per cell)."""
+    players = s.vp.shape[1]
+    features = _CELL_FEATURES[players]
+    main, entrance = features - 2, features - 1
+    for k in range(NUM_CELLS):
+        cell = k * features
+        group = s.tile[r, k]
+        if group < 0:  # no tile: an entrance or nothing
+            group = s.entrance[r, k]
+            if group < 0:
+                continue
+            out[cell + entrance] = 1.0
+        out[cell + group % NUM_COLOURS] = 1.0
+        out[cell + NUM_COLOURS + _OWNER_SLOT[players, seat, group // NUM_COLOURS]] = 1.0
+    for owner in range(NUM_OWNERS):  # the main stalls: tiles whose colour and owner are set
+        for colour in range(NUM_COLOURS):
+            k = s.stall_cell[r, owner, colour]
+            if k >= 0:
+                out[k * features + main] = 1.0
+
+
+@njit
+def observe_row(s: View, r: int, seat: int, out: np.ndarray) -> None:
+    """What ``seat`` may know of row ``r`` (§6) into ``out`` (obs,) float32, which comes
+    zeroed: the pieces of ``observation_layout``, in its order."""
+    players = s.vp.shape[1]
+    _board(s, r, seat, out)
+    # The one-hot pieces.
+    _one_hot(out, _TO_ACT[players], _relative(s.current_player[r], seat, players), players)
+    _one_hot(out, _STAGE[players], s.stage[r], NUM_STAGES)
+    _one_hot(out, _PHASE[players], s.phase[r], NUM_PHASES)
+    _one_hot(out, _VERB[players], s.verb[r] - 1, NUM_VERBS)
+    _one_hot(out, _PENDING_COLOUR[players], s.colour[r], NUM_COLOURS)
+    for slot in range(DISPLAY_SLOTS):
+        _one_hot(out, _DISPLAY[players] + slot * NUM_CARD_TYPES, s.display[r, slot],
+                 NUM_CARD_TYPES)
+    for colour in range(NUM_COLOURS):
+        for medal in range(NUM_MEDALS):
+            _one_hot(out, _MEDALS[players] + (colour * NUM_MEDALS + medal) * players,
+                     _relative(s.medal[r, colour, medal], seat, players), players)
+    # The pending decisions.
+    counts = _PENDING_COUNTS[players]
+    out[counts] = s.picks_left[r] / THREE_CARDS
+    out[counts + 1] = s.pay_units[r] / MAX_UNITS
+    out[counts + 2] = s.pay_half[r]
+    out[counts + 3] = s.draws_left[r] / DRAWS_PER_ACTION
+    for colour in range(NUM_COLOURS):
+        _position(out, _CUSTOMERS[players] + 3 * colour, s.customer[r, colour])
+    _position(out, _TARGET[players], s.target[r])
+    # The seats, egocentric.
+    reveal_money = s.params[P_REVEAL_MONEY] != 0
+    barkers_held = 0
+    for j in range(players):
+        other = (seat + j) % players
+        if j == 0 or reveal_money:
+            for colour in range(NUM_COLOURS):
+                out[_MONEY[players] + j * NUM_COLOURS + colour] = (
+                    s.money[r, other, colour] / MONEY_PER_COLOUR)
+        out[_VP[players] + j] = s.vp[r, other] / VP_SCALE
+        out[_HAND_SIZES[players] + j] = _hand_size(s, r, other) / MAX_HAND
+        if j > 0:
+            for card_type in range(NUM_CARD_TYPES):
+                out[_KNOWN[players] + (j - 1) * NUM_CARD_TYPES + card_type] = (
+                    s.known[r, other, card_type] / COPIES)
+        out[_BARKERS[players] + j] = s.barkers[r, other] / NUM_BARKERS
+        barkers_held += s.barkers[r, other]
+        for colour in range(NUM_COLOURS):
+            out[_UNPLACED[players] + j * NUM_COLOURS + colour] = (
+                s.stall_cell[r, other, colour] < 0)
+            out[_GROUP_SIZE[players] + j * NUM_COLOURS + colour] = (
+                s.group_size[r, other, colour] / MAX_GROUP_SIZE)
+        out[_DROPPED[players] + j] = s.dropped[r, other]
+    out[_BARKERS[players] + players] = (NUM_BARKERS - barkers_held) / NUM_BARKERS
+    for colour in range(NUM_COLOURS):
+        out[_UNPLACED[players] + players * NUM_COLOURS + colour] = s.neutral_bag[r, colour]
+        if players == 2:  # the neutral set's groups, after the seats'
+            out[_GROUP_SIZE[players] + players * NUM_COLOURS + colour] = (
+                s.group_size[r, NEUTRAL, colour] / MAX_GROUP_SIZE)
+    # The observer's own cards, then the common supplies.
+    for card_type in range(NUM_CARD_TYPES):
+        out[_HAND[players] + card_type] = s.hand[r, seat, card_type] / COPIES
+        out[_PILES[players] + 1 + card_type] = s.discard[r, card_type] / COPIES
+    out[_PILES[players]] = s.deck_size[r] / NUM_CARDS
+    for colour in range(NUM_COLOURS):
+        out[_TRAYS[players] + colour] = tray(s, r, colour) / MONEY_PER_COLOUR
+        out[_SUPPLY[players] + colour] = s.supply[r, colour] / EXPANSIONS_PER_COLOUR
+    max_turns = s.params[P_MAX_TURNS]
+    out[_TURN[players]] = min(s.turn[r], max_turns) / max_turns

@@ -27,7 +27,7 @@ from envs.cairo.data import (
     WIDTH,
 )
 from envs.cairo.state import CairoState, Stage
-from envs.core.draw import INK, Canvas, contrast
+from envs.core.draw import INK, Canvas, contrast, edge, seat_title
 
 if TYPE_CHECKING:
     from envs.cairo.game import CairoGame
@@ -35,14 +35,17 @@ if TYPE_CHECKING:
 CELL = 34
 MARGIN = 24
 PANEL = 330
-COLOURS = {"red": (200, 52, 44), "yellow": (236, 196, 48), "green": (64, 150, 72),
+COLOURS = {"red": (200, 52, 44), "yellow": (236, 196, 48), "green": (76, 166, 84),
            "blue": (48, 96, 186), "white": (236, 236, 230), "purple": (126, 66, 150)}
 RGB = [COLOURS[name] for name in COLOUR_NAMES]
 SAND, TERRACOTTA = (232, 214, 170), (205, 150, 112)
+NUMBERS = (70, 54, 34)  # section numbers: 4.5:1 on sand and terracotta (WCAG AA text)
 LEGEND = ("tile: a stall of its colour with its owner's seat number (n: neutral); framed: the "
           "main stall",
           "triangle: an entrance, pointing at its stall | disc: a customer | sand: market, "
-          "terracotta: restaurant | small numbers: sections")
+          "terracotta: restaurant | small numbers: sections",
+          "VP 14 (final 32): victory points now, and with the final scoring (medals, a VP per 3 "
+          "coins) | bars: coins of each colour")
 
 
 def draw(game: CairoGame, state: CairoState, index: int = 0, seat: int | None = None
@@ -54,8 +57,14 @@ def draw(game: CairoGame, state: CairoState, index: int = 0, seat: int | None = 
     _board(canvas, state, index)
     _panel(canvas, game, state, index, seat, MARGIN * 2 + WIDTH * CELL)
     for k, line in enumerate(LEGEND):
-        canvas.text((MARGIN, height - 36 + 16 * k), line, size=11, fill=(90, 80, 70))
+        canvas.text((MARGIN, height - 4 - 16 * (len(LEGEND) - k)), line, size=11,
+                    fill=(90, 80, 70))
     return canvas.array()
+
+
+def _ground(k: int) -> tuple[int, int, int]:
+    """The colour of an empty cell: sand in the market, terracotta in the restaurant."""
+    return SAND if MARKET[k] else TERRACOTTA
 
 
 def _cell_box(k: int) -> tuple[float, float, float, float]:
@@ -72,7 +81,8 @@ def _board(canvas: Canvas, state: CairoState, row: int) -> None:
     mains = {int(k) for k in state.stall_cell[row].ravel() if k >= 0}
     for k in range(WIDTH * HEIGHT):
         box = _cell_box(k)
-        canvas.rect(box, fill=SAND if MARKET[k] else TERRACOTTA, outline=(190, 172, 130))
+        ground = _ground(k)
+        canvas.rect(box, fill=ground, outline=(190, 172, 130))
         tile = int(state.tile[row, k])
         if tile >= 0:
             colour = RGB[tile % NUM_COLOURS]
@@ -87,7 +97,7 @@ def _board(canvas: Canvas, state: CairoState, row: int) -> None:
         entrance = int(state.entrance[row, k])
         if entrance >= 0:
             _entrance(canvas, state, row, k, entrance)
-    _section_lines(canvas)
+    _section_lines(canvas, state, row)
     for colour, k in enumerate(state.customer[row].tolist()):
         if k >= 0:
             _, y0, x1, _ = _cell_box(k)
@@ -105,10 +115,12 @@ def _entrance(canvas: Canvas, state: CairoState, row: int, k: int, group: int) -
     tip = (cx + dx * 13, cy + dy * 13)
     base = [(cx - dy * 11 - dx * 9, cy + dx * 11 - dy * 9),
             (cx + dy * 11 - dx * 9, cy - dx * 11 - dy * 9)]
-    canvas.polygon([tip, *base], fill=RGB[colour], outline=INK)
+    # A light entrance on sand (white, yellow) gets a thick dark rim: WCAG's 3:1 for shapes.
+    line, width = edge(RGB[colour], _ground(k))
+    canvas.polygon([tip, *base], fill=RGB[colour], outline=line, width=width)
 
 
-def _section_lines(canvas: Canvas) -> None:
+def _section_lines(canvas: Canvas, state: CairoState, row: int) -> None:
     grid = SECTION.reshape(HEIGHT, WIDTH)
     for y in range(HEIGHT):
         for x in range(WIDTH):
@@ -120,7 +132,9 @@ def _section_lines(canvas: Canvas) -> None:
     for section in range(9):
         k = int(np.flatnonzero(section == SECTION)[0])
         x0, y0, _, _ = _cell_box(k)
-        canvas.text((x0 + 2, y0 + 1), str(section), fill=(120, 100, 70), size=10)
+        tile = int(state.tile[row, k])
+        ink = contrast(RGB[tile % NUM_COLOURS]) if tile >= 0 else NUMBERS
+        canvas.text((x0 + 2, y0 + 1), str(section), fill=ink, size=10)
 
 
 def _panel(canvas: Canvas, game: CairoGame, state: CairoState, row: int, seat: int | None,
@@ -130,8 +144,8 @@ def _panel(canvas: Canvas, game: CairoGame, state: CairoState, row: int, seat: i
     sees_money = game.options["reveal_money"]
     for p in range(game.num_players):
         acting = not state.done[row] and int(state.current_player[row]) == p
-        title = f"player_{p}" + (" (you)" if seat == p else "") + (" to act" if acting else "")
-        canvas.text((left, y), title, size=14, fill=(150, 30, 30) if acting else INK)
+        canvas.text((left, y), seat_title(state, row, p, seat), size=14,
+                    fill=(150, 30, 30) if acting else INK)
         canvas.text((left + 200, y), f"VP {int(state.vp[row, p])} (final {int(scores[p])})",
                     size=12)
         y += 20

@@ -43,7 +43,8 @@ LEGEND = (
     "(J0: 0 1 2), J3-J5 = of a column (J3: 0 3 6), xN = N copies, -- = an empty display slot "
     "| money r1 = one red coin | trays = the units in each colour's tray | groups r3 = a red "
     "stall group of 3 cells | unplaced = colours of stalls not yet on the board | known = "
-    "cards of the hand the others have seen")
+    "cards of the hand the others have seen | VP 14 (final 27) = victory points now, and "
+    "with the final scoring (medals, one VP per 3 coins) were the game to end now")
 
 
 def seat_name(seat: int) -> str:
@@ -166,3 +167,45 @@ def render(game: CairoGame, state: CairoState, index: int = 0, seat: int | None 
     lines.append(f"medal VP: gold {MEDAL_VP[0]}, silver {MEDAL_VP[1]}")
     lines.append(LEGEND)
     return "\n".join(lines)
+
+
+# What each decision asks and what each action block means there, for a human at the table
+# (``python -m agents.play``'s ``?``); after the rules spec's §4.2 and §9.1 tables.
+DECISION_HELP = {
+    "PLACE_COLOUR": "setup: choose the colour of one of your stalls to place (NEW_<colour>); "
+                    "its cell and entrance direction are asked next",
+    "STALL_CELL": "choose the cell of the stall tile being placed (setup, a neutral stall, a "
+                  "new or a moved stall)",
+    "STALL_DIR": "choose the direction the stall's entrance faces",
+    "TURN": "the main action of your turn: build (NEW, EXPAND or MOVE a stall of a colour), "
+            "LURE a customer, DRAW cards (main phase) or PASS (final phase)",
+    "EXPAND_CELL": "choose the cell your stall group expands into",
+    "CARD_MODE": "pay the build in cards: the stall card of the target's section, a joker "
+                 "(plus a 1-coin fee), or THREE cards (only when neither of the others can "
+                 "be used)",
+    "THREE_PICK": "three-card mode: choose the next of the three cards to give up",
+    "FEE_COLOUR": "choose the colour of the coin paid as the joker's fee",
+    "PAYMENT": "pay the expansion's cost one coin at a time: a coin of the group's colour pays "
+               "one tile, two coins of other colours pay one (2:1)",
+    "LURE_TARGET": "choose the entrance the customer walks to (barkers let it skip nearer "
+                   "entrances)",
+    "DRAW_SOURCE": "a draw action takes two cards: choose where this one comes from",
+    "DISCARD": "more than 4 stall cards in hand: choose a card to discard",
+}
+ACTION_HELP = {
+    "NEW": "NEW_<colour>: place a new stall of that colour (in setup: the colour to place)",
+    "EXPAND": "EXPAND_<colour>: grow your stall group of that colour by a tile",
+    "MOVE": "MOVE_<colour>: move your stall of that colour",
+    "LURE": "LURE_<colour>: lure the customer of that colour to one of your entrances",
+    "DRAW": "DRAW: take two cards (display, deck or barker supply)",
+    "PASS": "PASS: end your turn without acting (final phase only)",
+    "CELL": "CELL_x_y: the board cell in column x, row y (the render's x and y)",
+    "DIR": "DIR_N, DIR_E, DIR_S, DIR_W: the entrance faces north (up), east, south or west",
+    "CARD": "CARD_S<k>: stall card of section k; CARD_J<j>: joker j (J0-J2 a row of "
+            "sections, J3-J5 a column)",
+    "THREE": "THREE: pay with three cards",
+    "COLOUR": "COLOUR_<colour>: a coin of that colour",
+    "DISPLAY": "DISPLAY_<i>: the face-up card in display slot i",
+    "DECK": "DECK: the top card of the draw pile",
+    "BARKER": "BARKER: a market barker card from the supply",
+}

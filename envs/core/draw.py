@@ -55,8 +55,8 @@ class Canvas:
                            outline=outline, width=width)
 
     def polygon(self, points: list[tuple[float, float]], fill: Colour | None = None,
-                outline: Colour | None = None) -> None:
-        self._draw.polygon(points, fill=fill, outline=outline)
+                outline: Colour | None = None, width: int = 1) -> None:
+        self._draw.polygon(points, fill=fill, outline=outline, width=width)
 
     def line(self, points: list[tuple[float, float]], fill: Colour = INK, width: int = 1
              ) -> None:
@@ -81,7 +81,66 @@ def save_png(picture: np.ndarray, path: str | Path) -> Path:
     return path
 
 
+LIGHT_INK: Colour = (255, 255, 255)
+TEXT_CONTRAST = 4.5  # WCAG 2 AA, normal text: the least ratio of text to its background
+GRAPHIC_CONTRAST = 3.0  # WCAG 2 AA, graphical objects (1.4.11) and large text
+
+
+def luminance(colour: Colour) -> float:
+    """WCAG 2 relative luminance of an sRGB colour, 0 (black) to 1 (white)."""
+    channels = [c / 255 for c in colour]
+    linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def contrast_ratio(a: Colour, b: Colour) -> float:
+    """WCAG 2 contrast ratio of two colours, 1 (the same) to 21 (black on white)."""
+    light, dark = sorted((luminance(a), luminance(b)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
 def contrast(colour: Colour) -> Colour:
-    """Ink that reads on ``colour`` (dark on light, light on dark)."""
-    r, g, b = colour
-    return INK if 0.299 * r + 0.587 * g + 0.114 * b > 140 else (250, 250, 250)
+    """Ink that reads on ``colour``: the dark ink or white, whichever contrasts more."""
+    return max((INK, LIGHT_INK), key=lambda ink: contrast_ratio(ink, colour))
+
+
+def edge(colour: Colour, background: Colour) -> tuple[Colour, int]:
+    """The outline (colour, width in pixels) that sets a shape of ``colour`` off
+    ``background``: a thin dark line when the fill itself stands out by WCAG's 3:1 for
+    shapes, else a line of 2 pixels in the ink that stands out from the background (a white
+    entrance on sand gets a dark rim)."""
+    if contrast_ratio(colour, background) >= GRAPHIC_CONTRAST:
+        return INK, 1
+    return contrast(background), 2
+
+
+def places(state, row: int) -> list[int] | None:
+    """Each seat's place (1 = winner; equal rank rewards share a place) in the finished game
+    of ``row``; None while it goes on."""
+    if not state.done[row]:
+        return None
+    rewards = np.asarray(state.rewards[row])
+    return [1 + int((rewards > reward).sum()) for reward in rewards]
+
+
+def seat_title(state, row: int, seat: int, viewer: int | None) -> str:
+    """A seat's heading in a picture: ``player_1 (you) to act`` during the game,
+    ``player_2 - winner`` or ``player_0 - 3rd place`` once it is over."""
+    title = f"player_{seat}" + (" (you)" if viewer == seat else "")
+    place = places(state, row)
+    if place is None:
+        return title + (" to act" if int(state.current_player[row]) == seat else "")
+    tied = " (tied)" if place.count(place[seat]) > 1 else ""
+    if place[seat] == 1:
+        return f"{title} - winner{tied}"
+    ordinal = {2: "2nd", 3: "3rd"}.get(place[seat], f"{place[seat]}th")
+    return f"{title} - {ordinal} place{tied}"
+
+
+def caption(picture: np.ndarray, lines: list[str], size: int = 13) -> np.ndarray:
+    """``picture`` with a band of text lines added below it (seats, agents, the winner)."""
+    width = picture.shape[1]
+    band = Canvas(width, 10 + (size + 6) * len(lines))
+    for k, line in enumerate(lines):
+        band.text((12, 6 + (size + 6) * k), line, size=size)
+    return np.concatenate([np.asarray(picture, dtype=np.uint8), band.array()], axis=0)

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from envs.core.draw import INK, Canvas, contrast
+from envs.core.draw import INK, Canvas, contrast, seat_title
 from envs.discoveries.data import (
     CONTRACT_COLOUR,
     CONTRACT_NAMES,
@@ -45,7 +45,7 @@ if TYPE_CHECKING:
     from envs.discoveries.game import DiscoveriesGame
 
 # red, yellow, blue, green, white, black (data.COLOUR_NAMES)
-RGB = [(200, 52, 44), (236, 196, 48), (48, 96, 186), (64, 150, 72), (236, 236, 230),
+RGB = [(200, 52, 44), (236, 196, 48), (48, 96, 186), (76, 166, 84), (236, 236, 230),
        (40, 40, 44)]
 MARGIN, LEFT_WIDTH, PANEL = 20, 600, 470
 CARD_W, CARD_H = 52, 34
@@ -186,8 +186,7 @@ def _seat_panel(canvas: Canvas, state: DiscoveriesState, r: int, p: int, seat: i
                 over: bool, left: int, y: int) -> int:
     sees = seat is None or seat == p
     acting = not over and int(state.current_player[r]) == p
-    title = f"player_{p}" + (" (you)" if seat == p else "") + (" to act" if acting else "")
-    canvas.text((left, y), title, size=14, fill=RED if acting else INK)
+    canvas.text((left, y), seat_title(state, r, p, seat), size=14, fill=RED if acting else INK)
     vp = int(state.vp_first[r, p]) + int(state.vp_final[r, p])
     canvas.text((left + 170, y + 2), f"{int(state.coins[r, p])} coins, {vp} VP, "
                 f"{int(state.completed[r, p])} completed, Jokers {int(state.jokers[r, p])}, "

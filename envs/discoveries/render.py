@@ -32,6 +32,17 @@ FLAG_WHERE = {FLAG.IDLE: "idle", FLAG.BUILD: "in the build", FLAG.VOYAGE: "on a 
                FLAG.EXPEDITION: "on an expedition"}
 
 
+LEGEND = (
+    "  legend: P0 = seat 0 (player_0) | ships red3 = a red ship of trade value (TV) 3, x2 = "
+    "two of them, (4) = its price, [R1] = reserved by P1, FIRST/FINAL = the scoring cards | "
+    "contracts black4 = a contract (its colour and number), * = shown to every seat | "
+    "expeditions: ships sent/limit, the colour the first ship set, P1:green3 = P1's green "
+    "TV-3 ship, F = a flagship, J = sent with a Joker | VP (first, final) = VP of the first "
+    "and the final scoring | F3 green/white = flagship 3, either colour | voyages: d2 = on "
+    "the 2-turn field, timer = turns left, pays = its revenue | this turn: used = actions "
+    "taken, open = the action still going on")
+
+
 def _card(card: int) -> str:
     if card == FIRST_CARD:
         return "FIRST"
@@ -130,6 +141,7 @@ def render(game: DiscoveriesGame, state: DiscoveriesState, index: int = 0,
                      f"{ships_text(state.build_ships[r])}"
                      + (f" + flagship {colour_name(int(state.build_flag_colour[r]))}{flag}"
                         if flag else "") + f", Jokers {int(state.build_jokers[r])}")
+    lines.append(LEGEND)
     return "\n".join(line.rstrip() for line in lines)
 
 
@@ -171,3 +183,29 @@ def _seat_lines(state: DiscoveriesState, r: int, s: int, seat: int | None,
     if sees or over:
         lines.append(f"      task: {TASK_NAMES[int(state.task[r, s])]}")
     return lines
+
+
+# What each decision asks and what each action block means there, for a human at the table
+# (``python -m agents.play``'s ``?``); after the rules spec's §4.2 and §9.1 tables.
+DECISION_HELP = {
+    "MAIN": "your turn: take coins or a contract, buy a ship, send a ship to an expedition, "
+            "play a contract, use a reservation, or end the turn",
+    "PICK_EXP_SHIP": "choose the idle ship (or your flagship) you send to the expedition",
+    "BUILD_CONTRACT": "choose the next idle ship (or your flagship) for the contract you "
+                      "play, until its requirement is met",
+}
+ACTION_HELP = {
+    "END_TURN": "END_TURN: end your turn",
+    "TAKE_COINS": "TAKE_COINS: take 2 coins",
+    "TAKE_DISPLAY": "TAKE_DISPLAY_<j>: take face-up contract j",
+    "TAKE_BLIND": "TAKE_BLIND: take the top contract of the deck",
+    "BUY": "BUY_<i>: buy the ship in offer slot i",
+    "SEND": "SEND_<e>: send a ship to expedition e (the ship is asked next)",
+    "PLAY": "PLAY_<contract>_d<n>: play that contract from your hand on the n-turn field",
+    "PICK_SHIP": "PICK_SHIP_<colour><tv>: an idle ship of that colour and trade value",
+    "PICK_FLAGSHIP": "PICK_FLAGSHIP_slot<s>_tv<v>: your flagship as colour s of its pair, "
+                     "with trade value v",
+    "RESERVE_OFFER": "RESERVE_OFFER_<i>: use a reservation on offer slot i",
+    "RESERVE_REFILL": "RESERVE_REFILL_<i>: use a reservation on refill slot i",
+    "RESERVE_CONTRACT": "RESERVE_CONTRACT_<j>: use a reservation on display contract j",
+}

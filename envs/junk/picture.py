@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from envs.core.draw import INK, Canvas, contrast
+from envs.core.draw import INK, Canvas, contrast, seat_title
 from envs.junk import hold, scoring
 from envs.junk.data import (
     EVENT_S,
@@ -56,7 +56,7 @@ WIDTH, HEIGHT = 1160, 720
 MARGIN = 16
 JUNK_W = (WIDTH - 2 * MARGIN) // NUM_JUNKS
 CELL = 36
-SEAT_RGB = [(200, 52, 44), (48, 96, 186), (64, 150, 72), (226, 178, 30)]
+SEAT_RGB = [(200, 52, 44), (48, 96, 186), (76, 166, 84), (226, 178, 30)]
 JUNK_RGB = [(150, 150, 150), (232, 140, 40), (128, 70, 150), (130, 88, 52), (236, 234, 226)]
 EMPTY_CELL, WOOD, MUTED = (214, 204, 182), (168, 128, 86), (110, 100, 90)
 HIGHLIGHT = (150, 30, 30)
@@ -234,7 +234,8 @@ def _merchant(canvas: Canvas, state: JunkState, i: int, seat: int | None, j: int
     label = "?" if face_down else MERCHANT_NAMES[k][0]
     fill = (190, 184, 172) if used else (252, 250, 244)
     canvas.circle((x, y), 11, fill=fill, outline=INK, width=2)
-    canvas.text((x, y), label, fill=MUTED if used else INK, size=13, anchor="mm")
+    # A used figure reads by its grey disc; its letter stays dark enough to read (4.5:1).
+    canvas.text((x, y), label, fill=(70, 64, 58) if used else INK, size=13, anchor="mm")
 
 
 def _piles(canvas: Canvas, state: JunkState, i: int, seat: int | None, top: int) -> None:
@@ -272,8 +273,8 @@ def _seats(canvas: Canvas, game: JunkGame, state: JunkState, i: int, seat: int |
         canvas.rect((x, top, x + width - 8, top + 136), fill=(238, 230, 212),
                     outline=HIGHLIGHT if acting else MUTED, width=3 if acting else 1, radius=6)
         canvas.rect((x + 8, top + 8, x + 24, top + 24), fill=SEAT_RGB[s], radius=3)
-        title = seat_name(s) + (" (you)" if seat == s else "") + (" to act" if acting else "")
-        canvas.text((x + 30, top + 8), title, size=13, fill=HIGHLIGHT if acting else INK)
+        canvas.text((x + 30, top + 8), seat_title(state, i, s, seat), size=13,
+                    fill=HIGHLIGHT if acting else INK)
         text = seat_texts(game, state, i, s, own)
         money = text["money"]
         if seat is None or state.done[i]:

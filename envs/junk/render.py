@@ -212,3 +212,37 @@ def render(game: JunkGame, state: JunkState, index: int = 0, seat: int | None = 
     lines.append(LEGEND)
     assert NUM_ALWAYS == 3
     return "\n".join(lines)
+
+
+# What each decision asks and what each action block means there, for a human at the table
+# (``python -m agents.play``'s ``?``); after the rules spec's §9.1 tables.
+DECISION_HELP = {
+    "SETUP_JUNK": "variable setup: choose the junk that gets the next strip",
+    "EXCH_RETURN": "exchange: return a good from your hand (at most 2), or DONE",
+    "EXCH_TAKE": "exchange: take a good for each one returned",
+    "EVENT_PILE": "the round's event: choose the pile of special cards to search",
+    "SPECIAL_PICK": "choose the special card you take from the searched pile",
+    "P2_MAIN": "your main action: a merchant or a helper on a junk, or an extra card first",
+    "P2_AFTER": "play an extra card after your main action, or DONE",
+    "GREY_TYPE": "a goods action on the grey junk: choose the type of good",
+    "SUPPLY_PICK": "take the good of one supply card",
+    "BID": "the secret bid: goods of one type and how many, or pass (revealed together)",
+    "AWARD_PILE": "your award: choose the pile to search (round 10: or 3 Yuan)",
+}
+ACTION_HELP = {
+    "MAIN_MERCHANT": "MAIN_MERCHANT_<LOAD|MONEY|GOODS>: take that merchant's action",
+    "MAIN_HELPER": "MAIN_HELPER_<lower|upper>_<junk>: put that helper on the junk",
+    "LOAD_ONE": "LOAD_ONE_<junk>: extra card, load one strip on the junk",
+    "GOODS_ANY": "GOODS_ANY_<junk>: extra card, take any good at the junk",
+    "MONEY_AT": "MONEY_AT_<junk>: extra card, money at the junk",
+    "MOVE_STRIP": "MOVE_STRIP_<from>_<to>: extra card, move a strip between junks",
+    "GOODS": "GOODS_<good>: take a good of that type",
+    "RETURN": "RETURN_<good>: return a good of that type",
+    "PILE": "PILE_<shape>: the pile of special cards with that shape",
+    "SPECIAL": "SPECIAL_<card>: take that special card",
+    "PASS_BID": "PASS_BID: bid nothing",
+    "BID": "BID_<good>_<n>: bid n goods of that type",
+    "DONE": "DONE: decline, pass or end the turn",
+    "TAKE_3_YUAN": "TAKE_3_YUAN: take 3 Yuan instead of a card (round 10)",
+    "SETUP_JUNK": "SETUP_JUNK_<junk>: that junk",
+}

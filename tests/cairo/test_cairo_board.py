@@ -11,14 +11,23 @@ from envs.cairo.board import (
     NEIGHBOURS,
     OUTSIDE,
     Reachability,
-    _ring_cut,
+    board_bits,
+    component_bits,
     flood,
+    flood_bits,
+    has_bit,
+    mask_bits,
     pack,
+    placements_row,
+    ring_cut_bits,
+    ring_cut_word,
     unpack,
     walk_distances,
+    walk_distances_row,
 )
 from envs.cairo.data import (
     CUSTOMER_STARTS,
+    HEIGHT,
     MARKET,
     NUM_CELLS,
     RESTAURANT,
@@ -145,8 +154,8 @@ def test_walk_distances_match_breadth_first_search():
 
 
 def test_walk_distances_of_many_boards_match_breadth_first_search():
-    """The bitboard path for many boards (past the Python-int one for a few): BFS distances
-    per board, -1 for a goal that is not valid or not reachable (a tile cell among them)."""
+    """Many boards in one call: BFS distances per board, -1 for a goal that is not valid or
+    not reachable (a tile cell among them)."""
     rng = np.random.default_rng(11)
     boards = [_random_board(rng) for _ in range(40)]
     walk = np.stack([b[0] for b in boards])
@@ -161,22 +170,88 @@ def test_walk_distances_of_many_boards_match_breadth_first_search():
                                     for g, ok in zip(goals[m], valid[m], strict=True)]
 
 
-def test_reachability_few_boards_path_matches_many():
-    """The Python-int path for one board (with its bit-parallel ring test) answers as the
-    bitboard path for many does."""
-    rng = np.random.default_rng(7)
-    boards = [_random_board(rng) for _ in range(20)]
+def _bits(mask: np.ndarray) -> np.ndarray:
+    """(182,) bool -> (4,) uint64 board, by the per-row packer."""
+    out = np.empty(4, np.uint64)
+    mask_bits(mask, out)
+    return out
+
+
+def test_per_row_board_matches_pack_and_has_bit():
+    """``mask_bits`` writes ``pack``'s layout, and ``has_bit`` reads every cell back."""
+    rng = np.random.default_rng(3)
+    mask = rng.random(NUM_CELLS) < 0.4
+    board = _bits(mask)
+    assert np.array_equal(board, pack(mask[None])[0])
+    assert [has_bit(board, k) for k in range(NUM_CELLS)] == mask.tolist()
+
+
+def test_board_bits_are_walkable_cells_and_targets():
+    """§5.1: walkable = market cells without a tile; K = customer and entrance cells."""
+    rng = np.random.default_rng(4)
+    tile = np.where(rng.random(NUM_CELLS) < 0.3, 7, -1).astype(np.int8)
+    entrance = np.full(NUM_CELLS, -1, np.int8)
+    entrance[[cell(2, 3), cell(9, 9)]] = 7
+    customer = np.array([cell(1, 0), -1, cell(6, 5), -1, -1, cell(12, 11)], np.int16)
+    walk, targets = np.empty(4, np.uint64), np.empty(4, np.uint64)
+    board_bits(tile, entrance, customer, walk, targets)
+    assert np.array_equal(walk, _bits(MARKET & (tile < 0)))
+    expected = entrance >= 0
+    expected[customer[customer >= 0]] = True
+    assert np.array_equal(targets, _bits(expected))
+
+
+def test_flood_bits_match_breadth_first_search():
+    rng = np.random.default_rng(5)
+    for _ in range(10):
+        walk, targets = _random_board(rng)
+        start = int(np.flatnonzero(targets)[0])
+        seed = np.zeros(NUM_CELLS, bool)
+        seed[start] = True
+        out = np.empty(4, np.uint64)
+        flood_bits(_bits(seed), _bits(walk), out)
+        expected = np.zeros(NUM_CELLS, bool)
+        expected[list(_bfs(walk, start))] = True
+        assert np.array_equal(out, _bits(expected))
+        component_bits(_bits(walk), _bits(targets), out)
+        assert np.array_equal(out, _bits(expected))  # the targets lie in one component
+
+
+def test_placements_row_fills_every_cell():
+    """Outside the candidates ``safe`` is True and ``connected`` is whether the neighbour lies
+    in K's component; at the candidates it is what ``Reachability`` answers for the batch."""
+    rng = np.random.default_rng(6)
+    boards = [_random_board(rng) for _ in range(3)]
     walk = np.stack([b[0] for b in boards])
     targets = np.stack([b[1] for b in boards])
-    candidates = walk & ~targets
-    many = Reachability(walk, targets)
-    safe, connected = many.placements(candidates)
+    candidates = walk & ~targets & (rng.random(walk.shape) < 0.5)
+    safe, connected = Reachability(walk, targets).placements(candidates)
     for m in range(len(boards)):
-        few = Reachability(walk[m : m + 1], targets[m : m + 1])
-        assert np.array_equal(few.suspect[0], many.suspect[m])
-        one_safe, one_connected = few.placements(candidates[m : m + 1])
-        assert np.array_equal(one_safe[0], safe[m])
-        assert np.array_equal(one_connected[0], connected[m])
+        one_safe = np.zeros(NUM_CELLS, bool)
+        one_connected = np.zeros((NUM_CELLS, 4), bool)
+        placements_row(_bits(walk[m]), _bits(targets[m]), candidates[m], one_safe,
+                       one_connected)
+        assert np.array_equal(one_safe, safe[m]) and np.array_equal(one_connected, connected[m])
+        assert one_safe[~candidates[m]].all()
+        component = np.append(unpack(flood(pack(targets[m : m + 1]), pack(walk[m : m + 1])))[0],
+                              False)
+        assert np.array_equal(one_connected[~candidates[m]],
+                              component[NEIGHBOURS[~candidates[m]]])
+
+
+def test_walk_distances_row_matches_breadth_first_search():
+    """One board's distances, a goal listed twice and an invalid goal among them."""
+    rng = np.random.default_rng(8)
+    walk, targets = _random_board(rng)
+    start = int(np.flatnonzero(targets)[0])
+    goals = np.append(np.flatnonzero(MARKET)[::5], np.flatnonzero(MARKET)[0])
+    valid = np.ones(goals.size, bool)
+    valid[3] = False
+    out = np.empty(goals.size, np.int32)
+    walk_distances_row(_bits(walk), start, goals, valid, out)
+    expected = _bfs(walk, start)
+    assert out.tolist() == [expected.get(int(g), -1) if ok else -1
+                            for g, ok in zip(goals, valid, strict=True)]
 
 
 def _ring_links_by_runs(code: int) -> bool:
@@ -201,4 +276,20 @@ def test_ring_test_matches_runs_of_walkable_ring_cells():
     neighbours lie on more than one run of walkable ring cells."""
     for code in range(256):
         ring = [(code >> i) & 1 for i in range(8)]
-        assert bool(_ring_cut(ring)) == (not _ring_links_by_runs(code))
+        assert bool(ring_cut_word(*ring) & 1) == (not _ring_links_by_runs(code))
+
+
+_RING = ((0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1))
+
+
+def test_ring_cut_bits_read_each_cells_ring_on_the_board():
+    """``ring_cut_bits`` reads every cell's ring off the board (off the grid: not walkable)."""
+    rng = np.random.default_rng(9)
+    walk = MARKET & (rng.random(NUM_CELLS) < 0.6)
+    out = np.empty(4, np.uint64)
+    ring_cut_bits(_bits(walk), out)
+    for k in range(NUM_CELLS):
+        x, y = k % WIDTH, k // WIDTH
+        code = sum(1 << i for i, (dx, dy) in enumerate(_RING)
+                   if 0 <= x + dx < WIDTH and 0 <= y + dy < HEIGHT and walk[cell(x + dx, y + dy)])
+        assert has_bit(out, k) == (not _ring_links_by_runs(code))

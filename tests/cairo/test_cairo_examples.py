@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 from cairo_helpers import C, Position
+from envs.cairo.scoring import end_triggered, final_scores
 
 from envs.cairo.board import walk_distances
 from envs.cairo.data import MARKET, cell
-from envs.cairo.scoring import end_triggered, final_scores
 from envs.cairo.state import Phase, Stage
 
 

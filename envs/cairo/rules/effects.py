@@ -32,7 +32,7 @@ from envs.cairo.data import (
     START_HAND,
     THREE_CARDS,
 )
-from envs.cairo.rules import cards, placement
+from envs.cairo.rules import cards
 from envs.cairo.rules.legal import (
     CARD,
     CELL,
@@ -42,18 +42,18 @@ from envs.cairo.rules.legal import (
     DISPLAY,
     DRAW,
     NEW,
+    NUM_ACTIONS,
     PASS,
     THREE,
     legal_draw_source,
     legal_place_colour,
     lure_options,
-    NUM_ACTIONS,
     stall_options,
 )
 from envs.cairo.rules.scoring import award_expansion, end_triggered, pay_lure
 from envs.cairo.state import ACTIONS, P_AUTO_PAY, P_MAX_TURNS, Phase, Stage, StepEnd, Verb
-from envs.core.rng import next_integer, next_permutation, next_word
 from envs.core.jit import njit
+from envs.core.rng import next_integer, next_permutation, next_word
 
 _NONE = -1
 
