@@ -4,9 +4,9 @@ The rules of the game specified in ``docs/rules/cairo.md`` for 2, 3 and 4 player
 per-row functions compiled with numba (``rules/``): stalls in six colours on a 14 × 13
 board of nine market sections and a restaurant strip, stall cards to build, customers lured
 to entrances for money, expansions paid in the group's colour (2:1 substitution), medals for
-the largest groups, and a build-only final phase once the expansion supply runs low. One decision per step; chance (shuffles, the
-customer bag, the start player, neutral draws, display refills) is drawn from each row's own
-counter-based generator.
+the largest groups, and a build-only final phase once the expansion supply runs low. One
+decision per step; chance (shuffles, the customer bag, the start player, neutral draws,
+display refills) is drawn from each row's own counter-based generator.
 
 Implementation choices (numbered after the spec's ambiguity list, §8, where they refine it):
 
