@@ -3,8 +3,9 @@
 A position starts from an empty board in the MAIN stage with seat 0 to act, empty hands, no
 money, the spec's standard customer layout of Examples 6–9 (red (1,0), yellow (12,0), green
 (6,5), blue (1,11), white (12,11), purple off the board), and then gets stalls, expansions,
-cards and money put on it. Every helper ends by invalidating the cached mask. Every action
-played goes through ``embedding.Embedded``: alone and as one row of a batch of other games.
+cards and money put on it. Every helper ends by recomputing the legal mask of the decision
+asked (``game.refresh``, which applies nothing). Every action played goes through
+``embedding.Embedded``: alone and as one row of a batch of other games.
 """
 
 from __future__ import annotations
@@ -72,14 +73,14 @@ class Position:
         s.deck[:] = -1
         s.deck[0, : cards.size] = cards
         s.deck_size[:] = cards.size
-        self.game.invalidate(s)
+        self.game.refresh(s)
 
     def customers(self, where: dict[str, tuple[int, int]]) -> Position:
         """Put the named customers on cells; the others go off the board."""
         self.state.customer[:] = -1
         for name, xy in where.items():
             self.state.customer[0, C[name]] = cell(*xy)
-        self.game.invalidate(self.state)
+        self.game.refresh(self.state)
         return self
 
     def stall(self, owner: int, colour: str, xy: tuple[int, int], entrance: tuple[int, int],
@@ -95,14 +96,14 @@ class Position:
             s.tile[0, cell(*e)] = group
             s.supply[0, c] -= 1
         s.group_size[0, owner, c] = 1 + len(expansions)
-        self.game.invalidate(s)
+        self.game.refresh(s)
         return self
 
     def money(self, seat: int, **amounts: int) -> Position:
         self.state.money[0, seat] = 0
         for name, value in amounts.items():
             self.state.money[0, seat, C[name]] = value
-        self.game.invalidate(self.state)
+        self.game.refresh(self.state)
         return self
 
     def hand(self, seat: int, *cards: str) -> Position:
@@ -114,7 +115,7 @@ class Position:
 
     def to_act(self, seat: int) -> Position:
         self.state.current_player[:] = seat
-        self.game.invalidate(self.state)
+        self.game.refresh(self.state)
         return self
 
     # ---------------------------------------------------------------- playing

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 from cairo_helpers import C, Position
-from envs.cairo.scoring import end_triggered, final_scores
 
 from envs.cairo.board import walk_distances
 from envs.cairo.data import MARKET, cell
+from envs.cairo.rules.scoring import end_triggered
 from envs.cairo.state import Phase, Stage
 
 
@@ -242,16 +242,16 @@ def test_medal_sequence():
 
 def test_end_trigger():
     """Example 12: red 0 left, or two colours at exactly 1, starts the final phase."""
-    supply = np.array([[1, 3, 2, 2, 4, 5]])
+    supply = np.array([1, 3, 2, 2, 4, 5], dtype=np.int8)  # a row's ``supply``
     red = supply.copy()
-    red[0, 0] = 0
+    red[0] = 0
     green = supply.copy()
-    green[0, 2] = 1
+    green[2] = 1
     white = supply.copy()
-    white[0, 4] = 3
-    assert end_triggered(red)[0] and end_triggered(green)[0] and not end_triggered(white)[0]
+    white[4] = 3
+    assert end_triggered(red) and end_triggered(green) and not end_triggered(white)
     p = Position(3).stall(0, "red", (3, 2), (3, 3))
-    p.state.supply[0] = supply[0]
+    p.state.supply[0] = supply
     p.money(0, red=2).hand(0, "S0").hand(1, "S4")  # B may build, so B is asked
     _expand(p, "red", (3, 1), "S0")
     assert p.state.stage[0] == Stage.FINAL and p.state.current_player[0] == 1
@@ -265,7 +265,7 @@ def test_final_scoring():
         p.state.medal[0, C[colour]] = 0
     p.state.vp[0] = [10, 4, 0]
     p.money(0, red=3, blue=5)
-    assert final_scores(p.state)[0, 0] == 10 + 15 + 2
+    assert p.game.scores(p.state)[0, 0] == 10 + 15 + 2
 
 
 def _example14(*cards: str, **money: int) -> Position:
@@ -318,7 +318,7 @@ def test_setup_section_limit():
     p = Position(4).stall(1, "red", (5, 4), (5, 5)).stall(2, "blue", (8, 4), (8, 5))
     s = p.state
     s.stage[0], s.phase[0], s.verb[0], s.colour[0] = Stage.SETUP, Phase.PLACE_COLOUR, 1, -1
-    p.game.invalidate(s)
+    p.game.refresh(s)
     p.play("NEW_green")
     assert p.legal_cells() and not any(5 <= x <= 8 and 4 <= y <= 7 for x, y in p.legal_cells())
     p = Position(4).stall(1, "red", (5, 4), (5, 5)).stall(2, "blue", (8, 4), (8, 5))

@@ -8,11 +8,10 @@ import numpy as np
 import pytest
 from cairo_helpers import C, Position
 
-from envs.cairo import CairoGame, legality
-from envs.cairo.board import any_direction
+from envs.cairo import CairoGame
 from envs.cairo.data import COLOUR_AREA, NEUTRAL, NUM_CARDS, SECTION, cell
+from envs.cairo.rules import queries
 from envs.cairo.state import ACTIONS, Phase, Stage
-from envs.core.game import Game
 
 
 def test_initial_deal():
@@ -65,22 +64,25 @@ def _cramped_setup(rows: int):
     for row in range(rows):
         colours = np.flatnonzero(state.customer[row] >= 0)
         state.customer[row, colours] = spots
-    Game.invalidate(state)
+    game.refresh(state)
     return game, state
 
 
 def test_first_placement_is_always_possible():
-    """A game's first placement is not checked (``CairoGame._init``): on the start board every
-    colour has a legal cell in every section of its area, so each seat can place anything."""
-    start = CairoGame(3).init(1, seed=0)
-    (dirs,) = legality.board_analysis(start, np.zeros(1, dtype=np.intp), "dirs")
-    cells = any_direction(dirs)[0]
+    """A game's first placement is not checked (``effects.init_row``): on the start board
+    every colour has a legal cell in every section of its area, so each seat can place
+    anything."""
+    game = CairoGame(3)
+    start = game.init(1, seed=0)
+    new_sections, _ = queries.board_sections(game, start, np.zeros(1, dtype=np.int64))
     for colour in range(6):
         sections = set(SECTION[COLOUR_AREA[colour]].tolist())
-        assert sections == set(SECTION[cells & COLOUR_AREA[colour]].tolist()), colour
+        assert sections == {k for k in range(9) if new_sections[0, colour] >> k & 1}, colour
     for players in (2, 3, 4):
         state = CairoGame(players).init(4, seed=8)
-        assert legality.place_colour_mask(state, np.arange(4)).all()
+        assert (state.phase == Phase.PLACE_COLOUR).all()
+        mask = CairoGame(players).legal_action_mask(state)
+        assert mask[:, ACTIONS.NEW.start:ACTIONS.NEW.stop].all()
 
 
 def test_impossible_setup_placements_are_skipped():
@@ -175,7 +177,7 @@ def test_reshuffle_when_last_card_is_taken():
     rest = {"S0": 2, "S1": 2, "S2": 2, "S3": 2, "S4": 2, "S5": 2, "S6": 2, "S7": 2, "S8": 2,
             "J0": 1, "J1": 1, "J2": 1, "J3": 1, "J4": 1, "J5": 1}
     p = _deck_position(["S8"], rest)
-    p.game.invalidate(p.state)
+    p.game.refresh(p.state)
     assert not p.game.check_invariants(p.state)
     p.play("DRAW", "DECK")
     s = p.state
@@ -287,6 +289,6 @@ def test_lure_only_with_a_candidate_and_in_main():
     assert "LURE_green" not in p.legal()
     p = Position(3).stall(1, "green", (3, 6), (4, 6))
     p.state.stage[0] = Stage.FINAL
-    p.game.invalidate(p.state)
+    p.game.refresh(p.state)
     assert p.legal() == ["PASS"]
     assert p.state.customer[0, C["green"]] == cell(6, 5)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.cairo.data import NUM_CELLS, NUM_OWNERS, NUM_SECTIONS
+from envs.cairo.data import NUM_CELLS, NUM_COLOURS, NUM_OWNERS, NUM_SECTIONS
 from envs.cairo.rules import cards, placement
 from envs.cairo.rules.legal import stall_options as _stall_options
 from envs.cairo.rules.lure import lure_options as _lure_options
@@ -35,6 +35,24 @@ def _growth_codes_rows(s, rows, seats, out):
         placement.load_board(s, rows[i], reach)
         for k in range(NUM_CELLS):
             out[i, k] = placement.growth_colours(reach, seats[i], k)
+
+
+@njit
+def _board_sections_rows(s, rows, new, expand):
+    reach = placement.new_reach()
+    for i in range(rows.shape[0]):
+        r = rows[i]
+        placement.load_board(s, r, reach)
+        placement.analyse(s, r, reach)
+        placement.new_sections(s, r, reach, new[i])
+        placement.expand_sections(reach, s.current_player[r], expand[i])
+
+
+@njit
+def _move_sections_rows(s, rows, seats, colours, out):
+    reach = placement.new_reach()
+    for i in range(rows.shape[0]):
+        out[i] = placement.move_sections(s, rows[i], seats[i], colours[i], reach)
 
 
 @njit
@@ -73,6 +91,29 @@ def growth_codes(game: CompiledGame, state: CairoState, rows: np.ndarray,
     rows = np.asarray(rows, dtype=np.int64)
     out = np.zeros((rows.size, NUM_CELLS), dtype=np.uint8)
     _growth_codes_rows(game.view(state), rows, np.asarray(seats, dtype=np.int64), out)
+    return out
+
+
+def board_sections(game: CompiledGame, state: CairoState, rows: np.ndarray
+                   ) -> tuple[np.ndarray, np.ndarray]:
+    """The board's part of D4 in ``rows``, cards aside, as 9-bit section sets per colour:
+    (R, 6) where a new stall of the colour may stand (``placement.new_sections``) and (R, 6)
+    where the acting seat's group of the colour may grow (``placement.expand_sections``)."""
+    rows = np.asarray(rows, dtype=np.int64)
+    new = np.zeros((rows.size, NUM_COLOURS), dtype=np.int64)
+    expand = np.zeros((rows.size, NUM_COLOURS), dtype=np.int64)
+    _board_sections_rows(game.view(state), rows, new, expand)
+    return new, expand
+
+
+def move_sections(game: CompiledGame, state: CairoState, rows: np.ndarray, seats: np.ndarray,
+                  colours: np.ndarray) -> np.ndarray:
+    """(R,) int64 9-bit sets: the sections holding a legal destination of each seat's stall
+    of the colour, whatever the cards (``placement.move_sections``)."""
+    rows = np.asarray(rows, dtype=np.int64)
+    out = np.zeros(rows.size, dtype=np.int64)
+    _move_sections_rows(game.view(state), rows, np.asarray(seats, dtype=np.int64),
+                        np.asarray(colours, dtype=np.int64), out)
     return out
 
 
