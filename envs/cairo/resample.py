@@ -57,7 +57,8 @@ def resample_hidden(game: CairoGame, state: CairoState, player: int, seed: int) 
     bad = check[~game.legal_action_mask(out)[check].any(axis=1)]
     for row in bad.tolist():
         tries = out.take(np.full(RETRIES, row))
-        retry_seeds = (int(seed) * 7919 + row) * RETRIES + np.arange(RETRIES, dtype=np.int64)
+        first = (int(seed) * 7919 + row) * RETRIES % (1 << 62)  # any seed: int64 seeds
+        retry_seeds = first + np.arange(RETRIES, dtype=np.int64)
         _deal(tries, np.arange(RETRIES), player, make_rng(retry_seeds + 2 * _SALT))
         game.invalidate(tries)
         good = np.flatnonzero(game.legal_action_mask(tries).any(axis=1))

@@ -49,6 +49,8 @@ class CompiledState(BatchState):
     like any field.
     """
 
+    STEP_FIELDS: ClassVar[tuple[str, ...]] = ("rewards", "num_auto")
+
     # (B, A) bool, the legal actions of the decision asked (all False where the game is over)
     legal_mask: np.ndarray = dataclasses.field(default=None, kw_only=True)
     # (B, C, 3) int32, the automatic decisions of the last step, in order: seat, phase, action

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from typing import Self
+from typing import ClassVar, Self
 
 import numpy as np
 
@@ -16,6 +16,10 @@ class BatchState:
     Every field is a NumPy array whose first axis is the batch, so ``copy``, ``take`` and
     ``put`` work on any subclass without knowing its fields.
     """
+
+    # The fields that say what the last step did (reset by every step, in finished rows
+    # too), as opposed to the game's position.
+    STEP_FIELDS: ClassVar[tuple[str, ...]] = ("rewards",)
 
     current_player: np.ndarray  # (B,) int32, seat to act; -1 where the game is over
     terminated: np.ndarray  # (B,) bool, the game ended by its rules

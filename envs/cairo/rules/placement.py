@@ -15,9 +15,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from envs.cairo.board import NEIGHBOURS, OUTSIDE, board_bits, placements_row
+from envs.cairo.board import AREA_CODE, NEIGHBOURS, OUTSIDE, board_bits, placements_row
 from envs.cairo.data import (
-    COLOUR_AREA,
     MARKET,
     NUM_CELLS,
     NUM_COLOURS,
@@ -28,8 +27,6 @@ from envs.cairo.data import (
 )
 from envs.core.jit import njit
 
-# (182,) the colours whose area (§5.1) holds the cell
-AREA_CODE = sum(COLOUR_AREA[c].astype(np.int64) << c for c in range(NUM_COLOURS))
 SECTION_OF = SECTION.astype(np.int64)
 
 
