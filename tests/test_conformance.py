@@ -61,11 +61,13 @@ def test_random_play_keeps_the_contract(env_id, num_players):
             rewards = after.rewards[ended]
             assert np.allclose(rewards.sum(axis=1), 0, atol=1e-6), "rewards not zero-sum"
             assert (np.abs(rewards) <= 1 + 1e-6).all()
-        # Rows that were already over ignore their action: nothing but rewards changes.
+        # Rows that were already over ignore their action: nothing but what says what the
+        # step did (the rewards, the step record) changes.
         over = np.flatnonzero(before.done)
         if over.size:
             stayed, now = before.take(over), after.take(over)
-            now.rewards[:] = stayed.rewards
+            for name in type(now).STEP_FIELDS:
+                getattr(now, name)[:] = getattr(stayed, name)
             assert stayed.equals(now), "a finished row changed"
             assert not after.rewards[over].any()
     assert ended_games == BATCH
@@ -131,8 +133,9 @@ def test_batch_equals_single_games(env_id, num_players):
             singles[i] = game.step(single, actions[i : i + 1])
     for i, single in enumerate(singles):
         row = final.take(i)
-        row.rewards[:] = 0
-        single.rewards[:] = 0
+        for name in type(row).STEP_FIELDS:  # the batch stepped on past the end of the game
+            getattr(row, name)[:] = 0
+            getattr(single, name)[:] = 0
         assert single.equals(row), f"row {i} differs from the single game seeded {seed + i}"
 
 
