@@ -9,10 +9,20 @@ import numpy as np
 import pytest
 from cairo_helpers import CARD, Position
 
-from envs.cairo import CairoGame, cards
-from envs.cairo.state import Phase
-from envs.core.decisions import rows_by_phase
+from envs.cairo import CairoGame
+from envs.cairo.data import NUM_CARD_TYPES, NUM_COLOURS
+from envs.cairo.rules import cards, effects, legal
+from envs.cairo.state import ACTIONS, Phase
 from envs.core.sampling import sample_actions
+
+NUM_ACTIONS = ACTIONS.size
+
+
+# The decisions whose masks read no private data (D3 reads the cards only as the section of
+# the cell D2 offered): their masks are public themselves.
+PUBLIC_MASKS = (Phase.PLACE_COLOUR, Phase.STALL_DIR, Phase.LURE_TARGET, Phase.DRAW_SOURCE)
+# What a step says about itself besides the position (the replay below has no such record).
+STEP_FIELDS = {"legal_mask", "auto", "num_auto", "rewards", "revealed"}
 
 
 def _random_states(game: CairoGame, batch: int, steps: int, seed: int):
@@ -26,48 +36,91 @@ def _random_states(game: CairoGame, batch: int, steps: int, seed: int):
             return
 
 
+def _masks(s, r: int) -> tuple[np.ndarray, np.ndarray]:
+    """Row ``r``'s real legal mask and its mask from the public bound of the acting seat's
+    cards and money (``cards.public_holdings``)."""
+    real = np.zeros(NUM_ACTIONS, dtype=bool)
+    legal.legal(s, r, real)
+    hand = np.zeros(NUM_CARD_TYPES, dtype=np.int8)
+    money = np.zeros(NUM_COLOURS, dtype=np.int16)
+    cards.public_holdings(s, r, hand, money)
+    public = np.zeros(NUM_ACTIONS, dtype=bool)
+    legal.legal_with(s, r, public, hand, money)
+    return real, public
+
+
 @pytest.mark.parametrize("reveal_money", [True, False])
 def test_public_masks_contain_the_real_ones(reveal_money):
     """Every mask computed from the public bound of the seat's holdings holds its real mask,
     so a single public action is the single real one (D6 is forced only with the hand and
-    money known, where the bound is exact); the masks taken as public (D3's) are equal."""
+    money known, where the bound is exact); the masks taken as public (D1, D3, D10, D11) are
+    equal. Where the public mask has one action, ``legal.forced`` says so and the step
+    applies it (its record shows it): each step of random games replayed decision by
+    decision from the action asked."""
     game = CairoGame(3, reveal_money=reveal_money)
-    seen = set()
-    for state in _random_states(game, 24, 160, seed=5):
-        live = np.flatnonzero(~state.done)
-        for phase, sel in rows_by_phase(state.phase, live):
-            rows = live[sel]
-            legal = game.decisions[phase].legal  # each takes the holdings it reads
-            real = legal(state, rows)
-            public = legal(state, rows, cards.public_holdings(state, rows, reveal_money))
-            exact = cards.hand_known(state, rows) & reveal_money
-            if phase == Phase.CARD_MODE:
-                real, public = real[exact], public[exact]
-            assert not (real & ~public).any(), Phase(phase).name
-            if game.decisions[phase].public_mask:  # D3: the chosen cell's section is paid for
-                assert np.array_equal(real, public), Phase(phase).name
-            assert (real.sum(axis=1) >= 1).all()
-            seen.add(Phase(phase).name)
+    generator = np.random.default_rng(5)
+    state = game.init(24, seed=5)
+    seen, applied = set(), set()
+    for _ in range(160):
+        actions = sample_actions(game.legal_action_mask(state), generator)
+        before = state.copy()
+        game.step(state, actions)
+        record = game.step_record(state)
+        s = game.view(before)
+        for r in np.flatnonzero(~before.done).tolist():
+            effects.apply(s, r, actions[r])
+            chain = []
+            while not (before.terminated[r] or before.truncated[r]):
+                phase = Phase(before.phase[r])
+                real, public = _masks(s, r)
+                exact = cards.hand_known(s, r) and reveal_money
+                assert real.any(), phase.name
+                if phase != Phase.CARD_MODE or exact:
+                    assert not (real & ~public).any(), phase.name
+                if phase in PUBLIC_MASKS:
+                    assert np.array_equal(real, public), phase.name
+                single = phase in PUBLIC_MASKS or (public.sum() == 1 and (
+                    phase != Phase.CARD_MODE or exact))
+                assert legal.forced(s, r, real) == single, phase.name
+                seen.add(phase.name)
+                if real.sum() != 1 or not single:
+                    break
+                action = int(np.argmax(real))
+                chain.append((int(before.current_player[r]), int(phase), action))
+                applied.add(phase.name)
+                effects.apply(s, r, action)
+            assert record.automatic_of(r) == chain
+            for name, array in state.arrays().items():
+                if name not in STEP_FIELDS and not (name == "current_player" and state.done[r]):
+                    assert np.array_equal(before.arrays()[name][r], array[r]), name
+        if state.done.all():
+            break
     assert {"TURN", "STALL_DIR", "LURE_TARGET", "EXPAND_CELL", "CARD_MODE", "DRAW_SOURCE"} <= seen
+    assert {"STALL_DIR", "LURE_TARGET", "EXPAND_CELL"} <= applied
 
 
 def test_forced_predicates_read_only_what_every_seat_sees():
     """Resampling what a seat cannot see (hands, the pile's order) never changes which rows
-    are forced: who is asked what is public."""
+    are forced, nor the masks they are judged by (the public masks, and the masks of the
+    public bound): who is asked what is public."""
     game = CairoGame(3, reveal_money=False)
     checked = 0
     for k, state in enumerate(_random_states(game, 12, 120, seed=9)):
         if k % 3:
             continue
-        live = np.flatnonzero(~state.done)
+        live = np.flatnonzero(~state.done).tolist()
+        s = game.view(state)
         for seat in range(game.num_players):
             other = game.resample_hidden(state, seat, seed=k)
-            for phase, sel in rows_by_phase(state.phase, live):
-                rows = live[sel]
-                decision = game.decisions[phase]
-                public = decision.legal if decision.public_mask else decision.forced
-                np.testing.assert_array_equal(public(state, rows), public(other, rows))
-                checked += rows.size
+            o = game.view(other)
+            for r in live:
+                real, public = _masks(s, r)
+                other_real, other_public = _masks(o, r)
+                np.testing.assert_array_equal(public, other_public)
+                if state.phase[r] in PUBLIC_MASKS:
+                    np.testing.assert_array_equal(real, other_real)
+                assert legal.forced(s, r, real) == legal.forced(o, r, other_real)
+                checked += 1
     assert checked > 1000
 
 
@@ -77,7 +130,7 @@ def test_a_card_only_the_hand_decides_is_still_asked():
     def expansion(known: bool) -> Position:
         p = Position(3).stall(0, "red", (3, 2), (3, 3)).money(0, red=2).hand(0, "S0")
         p.state.known[0, 0, CARD["S0"]] = int(known)
-        p.game.invalidate(p.state)
+        p.game.refresh(p.state)
         return p.play("EXPAND_red", "CELL_3_1")
 
     asked = expansion(known=False)
