@@ -12,7 +12,7 @@ from cairo_helpers import CARD, Position
 from envs.cairo import CairoGame
 from envs.cairo.data import NUM_CARD_TYPES, NUM_COLOURS
 from envs.cairo.rules import cards, effects, legal
-from envs.cairo.state import ACTIONS, Phase
+from envs.cairo.state import ACTIONS, CairoState, Phase
 from envs.core.sampling import sample_actions
 
 NUM_ACTIONS = ACTIONS.size
@@ -21,8 +21,8 @@ NUM_ACTIONS = ACTIONS.size
 # The decisions whose masks read no private data (D3 reads the cards only as the section of
 # the cell D2 offered): their masks are public themselves.
 PUBLIC_MASKS = (Phase.PLACE_COLOUR, Phase.STALL_DIR, Phase.LURE_TARGET, Phase.DRAW_SOURCE)
-# What a step says about itself besides the position (the replay below has no such record).
-STEP_FIELDS = {"legal_mask", "auto", "num_auto", "rewards", "revealed"}
+# What a step says about itself besides the position (the replay below keeps no such record).
+STEP_OUTPUTS = {*CairoState.STEP_FIELDS, "legal_mask", "auto", "revealed"}
 
 
 def _random_states(game: CairoGame, batch: int, steps: int, seed: int):
@@ -91,7 +91,7 @@ def test_public_masks_contain_the_real_ones(reveal_money):
                 effects.apply(s, r, action)
             assert record.automatic_of(r) == chain
             for name, array in state.arrays().items():
-                if name not in STEP_FIELDS and not (name == "current_player" and state.done[r]):
+                if name not in STEP_OUTPUTS and not (name == "current_player" and state.done[r]):
                     assert np.array_equal(before.arrays()[name][r], array[r]), name
         if state.done.all():
             break
