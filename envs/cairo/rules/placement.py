@@ -124,7 +124,7 @@ def open_colours(stall_cell, k):
     """The colours a new stall tile may have on ``k`` by §5.3 preconditions 2 and 5: the
     colour's area holds the cell, and no main stall of the colour (any owner, ``stall_cell``
     (owners, 6)) stands in its section."""
-    return AREA_CODE[k] & ~main_stall_colours(stall_cell, SECTION_OF[k])
+    return int(AREA_CODE[k]) & ~main_stall_colours(stall_cell, SECTION_OF[k])
 
 
 @njit
@@ -196,7 +196,7 @@ def growth_colours(reach, seat, k):
             own |= 1 << group % NUM_COLOURS
         else:
             rival |= 1 << group % NUM_COLOURS
-    return own & ~rival & AREA_CODE[k]
+    return own & ~rival & int(AREA_CODE[k])
 
 
 @njit
