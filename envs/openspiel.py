@@ -260,7 +260,8 @@ class TradewindsState(pyspiel.State):
         """A state ``player_id`` cannot tell from this one: everything it cannot see redrawn
         (``resample_hidden``), seeded by one draw of ``probability_sampler`` (a callable
         giving a float in [0, 1), e.g. ``pyspiel.UniformProbabilitySampler``)."""
-        seed = int(probability_sampler() * 2.0**53)
+        # 31 bits: games mix the seed into int64 arithmetic (cairo by 7919 x 512).
+        seed = int(probability_sampler() * 2.0**31)
         clone = self.clone()
         pos = clone._position
         pos.state = pos.game.resample_hidden(pos.state, int(player_id), seed)
