@@ -32,6 +32,7 @@ takes about half a minute, so keep guest games to a few dozen: ``--guest-games 3
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 import numpy as np
@@ -101,7 +102,8 @@ def make_bot(game: Any, simulations: int = 40, rollout_depth: int = 6, uct_c: fl
 class OpenSpielISMCTSAgent:
     """OpenSpiel's IS-MCTS (module doc); ``act`` searches once per row where ``player`` is
     to act, from that row's position (the search needs no earlier history: OpenSpiel's bot
-    builds a new tree every decision)."""
+    builds a new tree every decision), with a bot seeded from the agent's own generator, so
+    a deep copy of the agent replays the same searches."""
 
     def __init__(self, num_players: int, seed: int = 0, simulations: int = 40,
                  rollout_depth: int = 6, uct_c: float = 1.0, env_id: str | None = None):
@@ -112,28 +114,36 @@ class OpenSpielISMCTSAgent:
         import envs.openspiel  # noqa: F401  (fails here, with how to install it, without pyspiel)
 
         self.num_players = num_players
-        self.seed = seed
+        self.generator = np.random.default_rng(seed)
         self.options = {"simulations": int(simulations), "rollout_depth": int(rollout_depth),
                         "uct_c": float(uct_c)}
         self.name = "openspiel_ismcts"
-        self._bots: dict[tuple, tuple[Any, Any]] = {}  # per rules object: its game and bot
+        self._games: dict[tuple, Any] = {}  # the bridge game of each rules object seen
 
-    def _bot(self, game: Game) -> tuple[Any, Any]:
-        """The bridge game and the bot of a rules object (its id, players and options)."""
+    def __deepcopy__(self, memo: dict) -> OpenSpielISMCTSAgent:
+        # pyspiel games cannot be copied; they hold no state, so the copy shares them.
+        other = copy.copy(self)
+        other.generator = copy.deepcopy(self.generator, memo)
+        other.options = dict(self.options)
+        return other
+
+    def _spiel_game(self, game: Game) -> Any:
+        """The bridge game of a rules object (its id, players and options)."""
         key = (game.ENV_ID, game.num_players, tuple(sorted(game.options.items())))
-        if key not in self._bots:
+        if key not in self._games:
             from envs.openspiel import load_game
 
-            spiel_game = load_game(game)
-            self._bots[key] = (spiel_game, make_bot(spiel_game, seed=self.seed, **self.options))
-        return self._bots[key]
+            self._games[key] = load_game(game)
+        return self._games[key]
 
     def act(self, game: Game, state: BatchState, player: int | np.ndarray) -> np.ndarray:
         seats = np.broadcast_to(np.asarray(player), (state.batch_size,))
         rows = np.flatnonzero(~state.done & (state.current_player == seats))
         actions = np.argmax(game.legal_action_mask(state), axis=1).astype(np.int64)
         if rows.size:
-            spiel_game, bot = self._bot(game)
+            spiel_game = self._spiel_game(game)
             for row in rows.tolist():
+                bot = make_bot(spiel_game, seed=int(self.generator.integers(1 << 31)),
+                               **self.options)
                 actions[row] = bot.step(spiel_game.state_at(state, row))
         return actions

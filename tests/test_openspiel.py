@@ -13,6 +13,7 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
 
+from agent_checks import assert_agent_ignores_hidden  # noqa: E402
 from conftest import ENV_CASES, ENV_IDS  # noqa: E402
 
 import envs  # noqa: E402
@@ -191,15 +192,17 @@ def test_the_readme_openspiel_example_runs():
 
 
 @pytest.mark.parametrize(("env_id", "num_players"), DEFAULT_CASES)
-def test_openspiel_ismcts_plays_legal_moves(env_id, num_players):
+def test_openspiel_ismcts_plays_legal_moves_blind_to_hidden_information(env_id, num_players):
     import agents
 
     game = envs.make_game(env_id, num_players)
     agent = agents.make_agent("openspiel_ismcts", env_id, num_players, seed=0, simulations=6)
     state = game.init(2, seed=4)
-    for _ in range(3):
+    for step in range(3):
         actions = agent.act(game, state, state.current_player.copy())
         assert game.legal_action_mask(state)[np.arange(2), actions].all()
+        seat = int(state.current_player[0])
+        assert_agent_ignores_hidden(game, agent, state.take(np.array([0])), seat, seeds=(step,))
         game.step(state, actions)
 
 
