@@ -20,6 +20,11 @@ Where agents come from:
   over the game's own defaults (``ISMCTS`` in ``agents/<env_id>.py``).
   It is a search agent, not a scripted baseline: the training pool and a tournament's default
   agent list leave it out (``list_baselines``).
+* ``"openspiel_ismcts"``: OpenSpiel's own IS-MCTS bot on the game loaded through
+  ``envs.openspiel`` (``agents.openspiel_ismcts``; needs open-spiel, the ``bench`` extra),
+  options as ``ismcts``'s. A guest: made by name (``--guests openspiel_ismcts`` in a
+  tournament), never listed by ``list_agents``, so loops over the built-in agents neither
+  need OpenSpiel nor wait for its one-decision-at-a-time search.
 * A checkpoint path: a trained policy, loaded by ``agents.policy.load_policy_agent``
   (written with the self-play trainer, imported only when a path is given).
 
@@ -44,6 +49,7 @@ AgentFactory = Callable[[int, int], Agent]
 
 RANDOM = "random"
 SEARCH = ("ismcts",)  # search agents of every game (agents.ismcts)
+GUESTS = ("openspiel_ismcts",)  # made by name, never listed (agents.openspiel_ismcts)
 CHECKPOINT_SUFFIXES = (".zip", ".pt", ".pth", ".ckpt")
 
 # Baselines added at run time, per env id, in registration order.
@@ -59,7 +65,7 @@ def register_baselines(env_id: str, baselines: Mapping[str, AgentFactory]) -> No
     known = _baselines(env_id)
     for name, factory in baselines.items():
         _check_name(name)
-        if name in known or name == RANDOM or name in SEARCH:
+        if name in known or name == RANDOM or name in SEARCH or name in GUESTS:
             raise ValueError(f"agent {name!r} already exists for {env_id!r}")
         if not callable(factory):
             raise ValueError(f"baseline {name!r}: factory must be callable, got {factory!r}")
@@ -94,19 +100,20 @@ def make_agent(name_or_path: str, env_id: str, num_players: int, seed: int = 0,
     """One agent for ``env_id`` with ``num_players`` seats.
 
     Args:
-        name_or_path: a name from ``list_agents(env_id)``, or the path of a trained-policy
-            checkpoint (anything with a path separator or a checkpoint suffix, or an existing
-            file).
+        name_or_path: a name from ``list_agents(env_id)``, a guest (``GUESTS``), or the
+            path of a trained-policy checkpoint (anything with a path separator or a
+            checkpoint suffix, or an existing file).
         env_id: the game.
         num_players: seats of the games it will play (a policy is trained for one count).
         seed: seeds the agent's own randomness (random choices, tie-breaks, sampling).
         options: a search agent's options (``simulations=200``); also written into the name
-            (``"ismcts:simulations=200"``).
+            (``"ismcts:simulations=200"``, ``"openspiel_ismcts:simulations=20"``).
 
     Raises:
         ValueError: unknown env id, unsupported player count, unknown name, or a checkpoint
             that is missing or was trained for another game or player count.
-        ImportError: a checkpoint was given but the policy agent module is not available.
+        ImportError: a checkpoint was given but the policy agent module is not available,
+            or the guest ``openspiel_ismcts`` without OpenSpiel installed.
     """
     cls = game_class(env_id)
     if num_players not in cls.PLAYER_COUNTS:
@@ -124,6 +131,14 @@ def make_agent(name_or_path: str, env_id: str, num_players: int, seed: int = 0,
                             **{**_search_defaults(env_id), **parse_options(written), **options})
         agent.name = name_or_path
         return agent
+    if base in GUESTS and not looks_like_checkpoint(base):
+        from agents.ismcts import parse_options
+        from agents.openspiel_ismcts import OPTIONS, OpenSpielISMCTSAgent
+
+        agent = OpenSpielISMCTSAgent(num_players, seed=seed, env_id=env_id,
+                                     **{**parse_options(written, OPTIONS, base), **options})
+        agent.name = name_or_path
+        return agent
     if options:
         raise ValueError(f"agent {name_or_path!r} takes no options, got {sorted(options)}")
     if name_or_path == RANDOM:
@@ -135,7 +150,8 @@ def make_agent(name_or_path: str, env_id: str, num_players: int, seed: int = 0,
         return _load_checkpoint(name_or_path, env_id, num_players, seed)
     raise ValueError(
         f"unknown agent {name_or_path!r} for {env_id!r}; valid: "
-        f"{', '.join(list_agents(env_id))}, or the path of a trained-policy checkpoint"
+        f"{', '.join(list_agents(env_id))}, the guest {', '.join(GUESTS)}, or the path of a "
+        "trained-policy checkpoint"
     )
 
 

@@ -246,18 +246,19 @@ def evaluate(game: Game, state: BatchState) -> np.ndarray:
     return np.clip(rank_rewards(game.ranking_keys(state)) + 0.5 * margin, -1.0, 1.0)
 
 
-def parse_options(text: str) -> dict[str, Any]:
+def parse_options(text: str, known: dict[str, Any] = OPTIONS, agent: str = "ismcts"
+                  ) -> dict[str, Any]:
     """``"simulations=200:rollout_depth=10"`` -> the options, each checked against
-    ``OPTIONS`` and of its type."""
+    ``known`` (the search agent ``agent``'s defaults, ``OPTIONS`` here) and of its type."""
     options: dict[str, Any] = {}
     for item in (t for t in text.split(":") if t):
         key, sep, value = item.partition("=")
-        if not sep or key not in OPTIONS:
-            raise ValueError(f"ismcts option {item!r}: write name=value with a name among "
-                             f"{', '.join(OPTIONS)}")
-        kind = type(OPTIONS[key])
+        if not sep or key not in known:
+            raise ValueError(f"{agent} option {item!r}: write name=value with a name among "
+                             f"{', '.join(known)}")
+        kind = type(known[key])
         try:
             options[key] = kind(value)
         except ValueError:
-            raise ValueError(f"ismcts option {key}={value!r}: not a {kind.__name__}") from None
+            raise ValueError(f"{agent} option {key}={value!r}: not a {kind.__name__}") from None
     return options

@@ -627,7 +627,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--guests", default=None,
                         help="comma-separated agents rated against the field in "
                              "--guest-games games each instead of the whole round robin "
-                             "(e.g. ismcts, too slow for all of it)")
+                             "(e.g. ismcts or openspiel_ismcts, too slow for all of it)")
     parser.add_argument("--guest-games", type=int, default=150,
                         help="games of each guest, rounded up to whole deals: each guest "
                              "plays every lineup of the field in every seat, so with 3 "

@@ -55,6 +55,11 @@ def page(env_id: str) -> str:
         "",
         f"Default player count (every command): {cls.DEFAULT_PLAYERS}. Options: {options}.",
         "",
+        # The name envs.openspiel.game_string gives (that module needs pyspiel; this one not).
+        f"OpenSpiel: `python_tradewinds_{env_id}` (`import envs.openspiel`, then "
+        f"`pyspiel.load_game(\"python_tradewinds_{env_id}\", {{\"players\": "
+        f"{cls.DEFAULT_PLAYERS}}})`; parameters `players`, `seed` and the options).",
+        "",
         "Rewards: 0 on every step but the one that ends the game (by the rules or by the "
         "safety cap, `truncated`), which pays seat i (seats i beats − seats that beat i) / "
         "(P − 1) from the final ranking with the game's tie-breaks (`ranking_keys`): +1 a sole "

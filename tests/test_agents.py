@@ -95,8 +95,8 @@ def test_make_agent_seeds_the_random_agent():
 
 def test_unknown_agent_name_lists_the_valid_names(toy_baselines):
     with pytest.raises(ValueError, match=r"unknown agent 'greedy'.*random, highest_first, "
-                                         r"lowest_first, ismcts, or the path of a "
-                                         r"trained-policy"):
+                                         r"lowest_first, ismcts, the guest "
+                                         r"openspiel_ismcts, or the path of a trained-policy"):
         agents.make_agent("greedy", "toy", 2)
 
 

@@ -81,6 +81,8 @@ CASES: dict[str, Case] = {
         Case("--simulations 2 --games 1 --field-games 1 --no-progress",
              expect="file:benchmarks/results/batavia_search_budget.md", slow=True),
     "python -m envs.docs": Case(expect="file:docs/cairo.md"),
+    # Compiles every game's kernels, on one thread and on two: minutes on a cold cache.
+    "python -m envs.compile": Case(expect="cache:", slow=True),
     "python -m train.selfplay --env cairo --no-preset": Case(TRAIN_BUDGET, slow=True),
     "python -m train.selfplay --env cairo --players 4 --timesteps 2000000 --seed 1":
         Case(TRAIN_BUDGET, slow=True),

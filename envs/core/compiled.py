@@ -90,7 +90,10 @@ class CompiledGame(Game):
     @classmethod
     @functools.cache
     def _kernels(cls, parallel: bool) -> Kernels:
-        return compile_kernels(cls.ENV_ID, cls.ROWS, parallel)
+        # Named after the class: a subclass with other rules (a rigged test game) gets
+        # kernels, and disk-cache entries, of its own.
+        name = f"{cls.__module__}_{cls.__qualname__}".replace(".", "_")
+        return compile_kernels(name, cls.ROWS, parallel)
 
     def with_threads(self, threads: int) -> CompiledGame:
         """This game with its batch kernels on ``threads`` threads (not a rule option: the
