@@ -44,8 +44,6 @@ from envs.cairo.data import (
     MARKET,
     NUM_CELLS,
     NUM_COLOURS,
-    NUM_SECTIONS,
-    SECTION,
     WIDTH,
 )
 from envs.cairo.state import CairoState
@@ -606,12 +604,6 @@ def any_neighbour(mask: np.ndarray) -> np.ndarray:
     return out
 
 
-def any_direction(planes: np.ndarray) -> np.ndarray:
-    """(..., 4) bool -> (...): ``planes.any(axis=-1)``, read as one 4-byte word per cell (a
-    reduction along a short last axis costs several times more)."""
-    return np.ascontiguousarray(planes).view(np.uint32)[..., 0] != 0
-
-
 # ---------------------------------------------------------------- cell facts (§5.1)
 @dataclasses.dataclass
 class Board:
@@ -671,42 +663,13 @@ def board_of(state: CairoState, rows: np.ndarray, customers: np.ndarray | None =
     return Board(state.tile[rows], state.entrance[rows], customers)
 
 
-# Every cell's position in the cells sorted by section, and where each section starts there:
-# a section-wise reduction is then one ``reduceat``.
-_BY_SECTION = np.argsort(SECTION, kind="stable")
-_SECTION_STARTS = np.searchsorted(SECTION[_BY_SECTION], np.arange(NUM_SECTIONS))
-
-
-def section_union(cells: np.ndarray) -> np.ndarray:
-    """(..., 9): the union (bitwise OR) of the values of the cells (..., 182) of each section:
-    whether a section holds a set cell, for bool cells; the colours present, for colour sets."""
-    return np.bitwise_or.reduceat(cells[..., _BY_SECTION], _SECTION_STARTS, axis=-1)
-
-
 # ---------------------------------------------------------------- colour sets
 # A set of colours is a uint8 (bit c: colour c): one byte per cell stands for six planes.
 _COLOURS_U8 = np.arange(NUM_COLOURS, dtype=np.uint8)
-_COLOUR_WEIGHTS = np.uint8(1) << _COLOURS_U8
 AREA_CODE = (COLOUR_AREA.astype(np.uint8) << _COLOURS_U8[:, None]).sum(axis=0, dtype=np.uint8)
 """(182,) uint8: the colours whose area (§5.1) holds the cell."""
-
-
-def colour_bits(flags: np.ndarray, axis: int = -1) -> np.ndarray:
-    """uint8 colour sets of bool ``flags`` with the six colours on ``axis``."""
-    # A product with the bits' weights: a sum along the short axis costs several times more.
-    return np.moveaxis(flags, axis, -1).view(np.uint8) @ _COLOUR_WEIGHTS
-
-
-def colours_of(codes: np.ndarray) -> np.ndarray:
-    """(R, 6) bool: the colours of (R,) uint8 colour sets."""
-    return (codes[:, None] >> _COLOURS_U8 & 1).view(bool)
 
 
 def colour_planes(codes: np.ndarray) -> np.ndarray:
     """(..., 6, n) bool: the six colour planes of (..., n) uint8 colour sets."""
     return (codes[..., None, :] >> _COLOURS_U8[:, None] & 1).view(bool)
-
-
-def has_colour(codes: np.ndarray, colour: np.ndarray) -> np.ndarray:
-    """(R, n) bool: the colour sets (R, n) hold the row's ``colour`` (R,)."""
-    return (codes >> colour.astype(np.uint8)[:, None] & 1).view(bool)
