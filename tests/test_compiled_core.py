@@ -101,6 +101,20 @@ def test_the_kernels_are_plain_python_with_the_jit_off():
     assert plain == json.loads(json.dumps(_toy_trajectory(6)))
 
 
+def test_cairo_worked_examples_pass_as_plain_python():
+    """A few of cairo's worked examples (payouts, the 2:1 payment, the reachability rule,
+    medals, the joker fee) pass with the JIT off: the same functions, as Python."""
+    examples = ("lure_to_other_stall_pays_owner or two_for_one_substitution or "
+                "entrance_may_not_be_sealed or medal_sequence or joker_fee")
+    result = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+         str(TESTS / "cairo" / "test_cairo_examples.py"), "-k", examples],
+        cwd=ROOT, env={**os.environ, "NUMBA_DISABLE_JIT": "1"}, capture_output=True,
+        text=True, timeout=600)
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    assert "5 passed" in result.stdout
+
+
 def test_one_thread_and_two_give_the_same_games():
     pytest.importorskip("numba")
     from envs.core.jit import check_threads
@@ -110,6 +124,31 @@ def test_one_thread_and_two_give_the_same_games():
     except ValueError:
         pytest.skip("numba has a single thread here")
     assert _toy_trajectory(96, threads=1) == _toy_trajectory(96, threads=2)
+
+
+@pytest.mark.slow  # compiles cairo's parallel kernels (minutes on a cold cache)
+def test_cairo_on_one_thread_and_two_plays_the_same_games():
+    from envs.core.jit import check_threads
+
+    try:
+        check_threads(2)
+    except ValueError:
+        pytest.skip("numba has a single thread here")
+    seen = []
+    for threads in (1, 2):
+        game = envs.make_game("cairo", 3).with_threads(threads)
+        generator = np.random.default_rng(3)
+        state = game.init(64, seed=5)
+        trace = []
+        for _ in range(300):
+            mask = game.legal_action_mask(state)
+            trace.append((mask.copy(), game.observe(state, np.maximum(state.current_player, 0))))
+            game.step(state, np.argmax(generator.random(mask.shape) * mask, axis=1))
+        seen.append((trace, state))
+    for (mask, obs), (mask2, obs2) in zip(seen[0][0], seen[1][0], strict=True):
+        np.testing.assert_array_equal(mask, mask2)
+        np.testing.assert_array_equal(obs, obs2)
+    assert seen[0][1].equals(seen[1][1])
 
 
 def test_threads_is_checked():
