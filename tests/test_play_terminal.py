@@ -109,7 +109,7 @@ def test_the_screen_shows_only_the_lines_that_changed():
 def test_every_decision_and_action_block_is_explained(env_id):
     game = envs.make_game(env_id)
     decisions, actions = play.help_tables(game)
-    assert {d.name for d in game.decisions.values()} <= set(decisions)
+    assert {name for _, name, _ in game.decision_table()} <= set(decisions)
     assert set(game.action_layout.ranges) == set(actions)
 
 
