@@ -43,7 +43,7 @@ from envs.core.registry import game_class
 from train import imitation
 from train.callbacks import SelfPlayCallback
 from train.checkpoint import atomic_write_text, find_run_dir, git_revision, save_checkpoint
-from train.config import Config, resolve
+from train.config import Config, reproduce_command, resolve
 from train.evaluate import elo_table, markdown_table, win_rates
 from train.pool import OpponentPool, make_scripted_agent, scripted_agent_names
 from train.vec_env import SelfPlayVecEnv
@@ -142,12 +142,17 @@ def main(argv: Sequence[str] | None = None) -> Path:
               f"loss {fitted['loss']:.3f}, top-1 agreement {fitted['accuracy']:.1%}",
               flush=True)
 
+    # Stored in every checkpoint: the tables of benchmarks.tournament quote it from there,
+    # as benchmarks stand below train and import nothing of it.
+    command = reproduce_command(dataclasses.asdict(cfg))
+
     def metadata() -> dict:
         return {
             "env_id": cfg.env, "num_players": cfg.players, "version": version,
             "options": game.options, "timesteps": int(model.num_timesteps),
             "n_updates": int(model._n_updates), "updates": callback.updates,
             "env_episodes": env.episodes.tolist(), "config": dataclasses.asdict(cfg),
+            "command": command,
             "deterministic": cfg.eval_deterministic,
             "git_rev": git_revision(), "saved_at": time.strftime("%Y-%m-%dT%H:%M:%S"),
         }
