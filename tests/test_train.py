@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 import shlex
 import shutil
 from pathlib import Path
@@ -58,7 +59,9 @@ def test_tiny_run_writes_its_files(tiny_run):
     assert not list(tiny_run.rglob(".tmp-*")), "no temporary files left behind"
     records = analysis.load_metrics(tiny_run)
     assert [r["updates"] for r in records] == [1, 2, 3, 4]
-    assert {"win_rate", "win_rate_vs", "steps_per_s"} <= set(records[-1])
+    assert {"win_rate", "win_rate_vs", "steps_per_s", "update_steps_per_s", "learn_s",
+            "rollout_s"} <= set(records[-1])
+    assert all(r["update_steps_per_s"] > 0 for r in records)
     assert "train/loss" in records[-1]
 
 
@@ -176,7 +179,7 @@ def test_selfplay_runs_on_every_registered_env(env_id, num_players, tmp_path):
     command = reproduce_command(info["config"])
     assert command.startswith(f"python -m train.selfplay --env {env_id} --seed 0 --no-preset")
     again = dataclasses.asdict(resolve(shlex.split(command)[3:])[0])
-    aside = ("out", "progress", "resume", "exp_name", "torch_threads")
+    aside = ("out", "progress", "resume", "exp_name", "torch_threads", "device")
     assert {k: v for k, v in again.items() if k not in aside} == {
         k: v for k, v in info["config"].items() if k not in aside}
     from benchmarks.tournament import checkpoint_source
@@ -215,6 +218,21 @@ def test_resumed_config_keeps_the_checkpoints_settings_unless_given():
     cli, given = parse_args(["--resume", "x.zip", "--net-arch", "8"])
     with pytest.raises(ValueError, match="net-arch"):
         merge_resumed(stored, cli, given)
+
+
+def test_the_device_option_resolves_and_refuses_a_missing_gpu(monkeypatch):
+    assert Config(device="cpu").torch_device() == "cpu"
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
+    assert Config().device == "auto" and Config().torch_device() == "cpu"
+    with pytest.raises(ValueError, match=r"--device cuda, but torch sees no CUDA GPU"):
+        Config(device="cuda").torch_device()
+    with pytest.raises(SystemExit, match=r"--device cuda, but torch sees no CUDA GPU"):
+        main(["--env", "toy", "--device", "cuda", "--no-progress"])
+    with pytest.raises(ValueError, match=r"--device must be one of auto, cpu, cuda, got 'tpu'"):
+        Config(device="tpu").torch_device()
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    assert Config().torch_device() == Config(device="cuda").torch_device() == "cuda"
+    assert Config(device="cpu").torch_device() == "cpu"
 
 
 def test_default_player_count_and_bad_values():
@@ -263,10 +281,16 @@ def test_default_toy_run_learns_to_beat_random(tmp_path, toy_baselines):
 
 
 def test_warm_started_shaped_run(tmp_path, toy_baselines, capsys):
-    run = main([*TINY, "--timesteps", "512", "--imitate", "highest_first",
+    run = main([*TINY, "--timesteps", "1024", "--imitate", "highest_first",
                 "--imitate-decisions", "2000", "--shaping", "1.0", "--eval-games", "3",
-                "--elo-games", "0", "--out", str(tmp_path)])
-    assert "warm start: imitated highest_first on 2000 decisions" in capsys.readouterr().out
+                "--elo-games", "0", "--device", "cpu", "--out", str(tmp_path)])
+    out = capsys.readouterr().out
+    assert "warm start: imitated highest_first on 2000 decisions" in out
+    # The device and thread count come first; without a bar, each update prints its rate.
+    assert out.index("device: cpu (--device cpu), torch threads: 1") < out.index("warm start")
+    for update, steps in ((1, "512"), (2, "1,024")):
+        assert re.search(rf"^update {update}: {steps} steps, [\d,]+ steps/s \(learn "
+                         r"[\d.]+ s, rollout [\d.]+ s\)", out, re.MULTILINE), out
     assert checkpoint_info(run / "checkpoints" / "final.zip")["config"]["shaping"] == 1.0
     with pytest.raises(SystemExit, match=r"--imitate 'nope': toy has the scripted agents"):
         main([*TINY, "--imitate", "nope"])

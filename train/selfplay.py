@@ -74,8 +74,11 @@ def main(argv: Sequence[str] | None = None) -> Path:
           f"{run_dir} (full config in config.json)", flush=True)
     link_latest(run_dir)
 
-    # ------------------------------------------------------------------ 3. seeding
+    # ------------------------------------------------------------------ 3. device, seeding
+    device = cfg.torch_device()
     torch.set_num_threads(cfg.torch_threads)
+    print(f"device: {device} (--device {cfg.device}), torch threads: "
+          f"{torch.get_num_threads()}", flush=True)
     set_random_seed(cfg.seed)
 
     # ------------------------------------------------------------------ 4. opponents and env
@@ -115,14 +118,14 @@ def main(argv: Sequence[str] | None = None) -> Path:
         max_grad_norm=cfg.max_grad_norm,
         policy_kwargs={"net_arch": {"pi": hidden, "vf": hidden}},
         seed=cfg.seed,
-        device="cpu",
+        device=device,
         verbose=0,
     )
     model.set_logger(configure(str(run_dir / "tb"), ["tensorboard"]))
     pool.set_learner(model.policy)
     updates = 0
     if resumed is not None:
-        model.set_parameters(cfg.resume, device="cpu")
+        model.set_parameters(cfg.resume, device=device)
         model.num_timesteps = int(resumed["timesteps"])
         model._n_updates = int(resumed.get("n_updates", 0))
         updates = int(resumed.get("updates", 0))
@@ -181,7 +184,8 @@ def main(argv: Sequence[str] | None = None) -> Path:
     env.close()
 
     # ------------------------------------------------------------------ 7. evaluate
-    agent = load_policy_agent(final, cfg.env, cfg.players, seed=cfg.seed + 3, name="trained")
+    agent = load_policy_agent(final, cfg.env, cfg.players, seed=cfg.seed + 3, name="trained",
+                              device=device)
     opponents = {"random": RandomAgent(seed=cfg.seed + 9)}
     for name in scripted_agent_names(cfg.env):
         opponents[name] = make_scripted_agent(name, cfg.env, cfg.players, seed=cfg.seed + 9)
