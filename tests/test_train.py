@@ -51,7 +51,7 @@ def test_tiny_run_writes_its_files(tiny_run):
     config = json.loads((tiny_run / "config.json").read_text())
     assert config["env"] == "toy" and config["players"] == 3 and config["timesteps"] == 2048
     for name in ("checkpoints/final.zip", "checkpoints/latest.zip", "eval.json", "eval.md",
-                 "metrics.jsonl"):
+                 "metrics.jsonl", "learning_curve.png"):
         assert (tiny_run / name).is_file(), name
     assert (tiny_run.parent / "latest").resolve() == tiny_run.resolve()
     assert list((tiny_run / "tb").rglob("events.out.tfevents.*"))
@@ -63,6 +63,24 @@ def test_tiny_run_writes_its_files(tiny_run):
             "rollout_s"} <= set(records[-1])
     assert all(r["update_steps_per_s"] > 0 for r in records)
     assert "train/loss" in records[-1]
+
+
+def test_a_run_draws_its_learning_curve_and_its_report_names_it(tiny_run):
+    png = (tiny_run / "learning_curve.png").read_bytes()
+    assert png.startswith(b"\x89PNG\r\n\x1a\n") and len(png) > 10_000
+    assert "![learning curve](learning_curve.png)" in (tiny_run / "eval.md").read_text()
+    figure = analysis.learning_curve_figure(tiny_run)
+    win_rates, elo = figure.axes
+    labels = set(win_rates.get_legend_handles_labels()[1])
+    assert {"win rate (smoothed)", "chance", "evaluation vs random",
+            "evaluation vs highest_first", "evaluation vs lowest_first"} <= labels
+    # The Elo probe: the trained agent at the run's end, the baselines as levels.
+    (probe,) = [c for c in elo.containers if c.get_label() == "trained agent"]
+    evaluation = json.loads((tiny_run / "eval.json").read_text())
+    trained = next(r for r in evaluation["elo"] if r["agent"] == "trained")
+    np.testing.assert_array_equal(probe.lines[0].get_xydata(), [[2048, trained["elo"]]])
+    assert {t.get_text().split()[0] for t in elo.texts} == {"random", "highest_first",
+                                                           "lowest_first"}
 
 
 def test_checkpoint_metadata_and_policy_agent(tiny_run):
@@ -99,6 +117,9 @@ def test_resume_continues_the_run(tiny_run, tmp_path):
     # The first run's agent and evaluation stay; the resumed run's are named by timesteps.
     assert checkpoint_info(tiny_run / "checkpoints" / "final.zip")["timesteps"] == 2048
     assert (tiny_run / "eval_3072.md").exists() and (tiny_run / "eval.md").exists()
+    # The curve is drawn again, with the evaluations of both parts as probes.
+    assert "learning_curve.png" in (tiny_run / "eval_3072.md").read_text()
+    assert [e["timesteps"] for e in analysis.load_evaluations(tiny_run)] == [2048, 3072]
     info = checkpoint_info(tiny_run / "checkpoints" / "final_3072.zip")
     assert info["timesteps"] == 3072 and info["updates"] == 6
     assert info["config"]["num_envs"] == 16, "settings come from the checkpoint"

@@ -14,6 +14,9 @@ A run directory ``{out}/{env}_v{VERSION}__{exp_name}__{seed}__{unix time}/`` hol
     tb/                     TensorBoard logs (rollout/*, train/*, selfplay/win_rate*)
     metrics.jsonl           one JSON line per update (train.analysis reads it)
     eval.json, eval.md      the final evaluation: win rates against the baselines, Elo
+    learning_curve.png      win rates over training and each evaluation's probes against
+                            the baselines (train.analysis.learning_curve_figure); eval.md
+                            names it
 
 ``{out}/latest`` links to the newest run. ``--resume runs/.../checkpoints/latest.zip``
 continues that run in its directory: the
@@ -40,7 +43,7 @@ from agents.hints import ActionHints
 from agents.policy import load_policy_agent
 from agents.random_agent import RandomAgent
 from envs.core.registry import game_class
-from train import imitation
+from train import analysis, imitation
 from train.callbacks import SelfPlayCallback
 from train.checkpoint import atomic_write_text, find_run_dir, git_revision, save_checkpoint
 from train.config import Config, reproduce_command, resolve
@@ -210,9 +213,14 @@ def main(argv: Sequence[str] | None = None) -> Path:
         report += ("\nElo (seat-balanced duplicate round robin, random = 1000, 95% interval)"
                    "\n\n" + markdown_table(elo) + "\n")
     atomic_write_text(run_dir / f"eval{suffix}.json", json.dumps(evaluation, indent=2) + "\n")
+    # Drawn after the evaluation is on disk: it plots every evaluation of the run as a probe.
+    curve_png = analysis.save_learning_curve(run_dir)
+    report += (f"\nLearning curve (win rates over training, Elo at each evaluation): "
+               f"{curve_png.name}\n\n![learning curve]({curve_png.name})\n")
     atomic_write_text(run_dir / f"eval{suffix}.md", report)
     print(report, flush=True)
-    print(f"trained agent: {final}\n  play it:  python -m agents.play --env {cfg.env} "
+    print(f"learning curve: {curve_png}\ntrained agent: {final}\n  play it:  "
+          f"python -m agents.play --env {cfg.env} "
           f"--players {cfg.players} --opponents {final}\n  rate it:  python -m "
           f"benchmarks.tournament --env {cfg.env} --players {cfg.players} --agents "
           f"random,trained={final}", flush=True)
