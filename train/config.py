@@ -58,7 +58,8 @@ class Config:
     """torch device of the learner's network: auto (cuda where torch sees a GPU, else cpu),
     cpu or cuda; the games and scripted opponents always run on the CPU"""
     progress: bool = True
-    """show a tqdm progress bar with the learner's win rate"""
+    """show a tqdm progress bar with the learner's win rate and each update's steps/s
+    (without it, each update prints a line of them)"""
     ray: bool = False
     """play the rollouts on Ray: the num_envs games split over --ray-workers actors, each
     stepping its games and their opponents (the same games as without --ray); a local Ray
