@@ -44,7 +44,9 @@ def checkpoint_info(path: str | Path) -> dict[str, Any]:
         dict with at least ``env_id`` (str), ``num_players`` (int), ``version`` (int, the env
         VERSION it was trained on), ``VERSION`` (the same value, by the env's own name),
         ``timesteps`` (int) and ``options`` (dict of game options); training runs add
-        ``config`` (the resolved training config) and ``updates``.
+        ``config`` (the resolved training config), ``command`` (the shortest
+        ``python -m train.selfplay`` command that reproduces the run, which tables quote)
+        and ``updates``.
 
     Raises:
         ValueError: the file is missing, not a zip, or has no Tradewinds metadata.

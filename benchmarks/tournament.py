@@ -493,16 +493,16 @@ def run_tournament(
 
 
 def checkpoint_source(path: str) -> str:
-    """How a trained agent came about: the command that reproduces its checkpoint (from the
-    config stored in it) and its training steps."""
+    """How a trained agent came about: the command that reproduces its checkpoint and its
+    training steps, as the trainer stored them in the checkpoint (``agents.policy``'s
+    ``command``), so that benchmarks need nothing of ``train``."""
     from agents.policy import checkpoint_info
-    from train.config import reproduce_command
 
     info = checkpoint_info(path)
-    if "config" not in info:
-        return f"checkpoint {path}"
-    return (f"trained by `{reproduce_command(info['config'])}` "
-            f"({int(info.get('timesteps', 0)):,} timesteps)")
+    steps = f"{int(info.get('timesteps', 0)):,} timesteps"
+    if not info.get("command"):  # written before checkpoints named their command
+        return f"checkpoint {path} ({steps})"
+    return f"trained by `{info['command']}` ({steps})"
 
 
 def _parse_names(agent_names: Sequence[str] | str, least: int = 2

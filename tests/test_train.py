@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 import shlex
 import shutil
 from pathlib import Path
@@ -50,7 +51,7 @@ def test_tiny_run_writes_its_files(tiny_run):
     config = json.loads((tiny_run / "config.json").read_text())
     assert config["env"] == "toy" and config["players"] == 3 and config["timesteps"] == 2048
     for name in ("checkpoints/final.zip", "checkpoints/latest.zip", "eval.json", "eval.md",
-                 "metrics.jsonl"):
+                 "metrics.jsonl", "learning_curve.png"):
         assert (tiny_run / name).is_file(), name
     assert (tiny_run.parent / "latest").resolve() == tiny_run.resolve()
     assert list((tiny_run / "tb").rglob("events.out.tfevents.*"))
@@ -58,8 +59,28 @@ def test_tiny_run_writes_its_files(tiny_run):
     assert not list(tiny_run.rglob(".tmp-*")), "no temporary files left behind"
     records = analysis.load_metrics(tiny_run)
     assert [r["updates"] for r in records] == [1, 2, 3, 4]
-    assert {"win_rate", "win_rate_vs", "steps_per_s"} <= set(records[-1])
+    assert {"win_rate", "win_rate_vs", "steps_per_s", "update_steps_per_s", "learn_s",
+            "rollout_s"} <= set(records[-1])
+    assert all(r["update_steps_per_s"] > 0 for r in records)
     assert "train/loss" in records[-1]
+
+
+def test_a_run_draws_its_learning_curve_and_its_report_names_it(tiny_run):
+    png = (tiny_run / "learning_curve.png").read_bytes()
+    assert png.startswith(b"\x89PNG\r\n\x1a\n") and len(png) > 10_000
+    assert "![learning curve](learning_curve.png)" in (tiny_run / "eval.md").read_text()
+    figure = analysis.learning_curve_figure(tiny_run)
+    win_rates, elo = figure.axes
+    labels = set(win_rates.get_legend_handles_labels()[1])
+    assert {"win rate (smoothed)", "chance", "evaluation vs random",
+            "evaluation vs highest_first", "evaluation vs lowest_first"} <= labels
+    # The Elo probe: the trained agent at the run's end, the baselines as levels.
+    (probe,) = [c for c in elo.containers if c.get_label() == "trained agent"]
+    evaluation = json.loads((tiny_run / "eval.json").read_text())
+    trained = next(r for r in evaluation["elo"] if r["agent"] == "trained")
+    np.testing.assert_array_equal(probe.lines[0].get_xydata(), [[2048, trained["elo"]]])
+    assert {t.get_text().split()[0] for t in elo.texts} == {"random", "highest_first",
+                                                           "lowest_first"}
 
 
 def test_checkpoint_metadata_and_policy_agent(tiny_run):
@@ -96,6 +117,9 @@ def test_resume_continues_the_run(tiny_run, tmp_path):
     # The first run's agent and evaluation stay; the resumed run's are named by timesteps.
     assert checkpoint_info(tiny_run / "checkpoints" / "final.zip")["timesteps"] == 2048
     assert (tiny_run / "eval_3072.md").exists() and (tiny_run / "eval.md").exists()
+    # The curve is drawn again, with the evaluations of both parts as probes.
+    assert "learning_curve.png" in (tiny_run / "eval_3072.md").read_text()
+    assert [e["timesteps"] for e in analysis.load_evaluations(tiny_run)] == [2048, 3072]
     info = checkpoint_info(tiny_run / "checkpoints" / "final_3072.zip")
     assert info["timesteps"] == 3072 and info["updates"] == 6
     assert info["config"]["num_envs"] == 16, "settings come from the checkpoint"
@@ -176,7 +200,7 @@ def test_selfplay_runs_on_every_registered_env(env_id, num_players, tmp_path):
     command = reproduce_command(info["config"])
     assert command.startswith(f"python -m train.selfplay --env {env_id} --seed 0 --no-preset")
     again = dataclasses.asdict(resolve(shlex.split(command)[3:])[0])
-    aside = ("out", "progress", "resume", "exp_name", "torch_threads")
+    aside = ("out", "progress", "resume", "exp_name", "torch_threads", "device")
     assert {k: v for k, v in again.items() if k not in aside} == {
         k: v for k, v in info["config"].items() if k not in aside}
     from benchmarks.tournament import checkpoint_source
@@ -215,6 +239,21 @@ def test_resumed_config_keeps_the_checkpoints_settings_unless_given():
     cli, given = parse_args(["--resume", "x.zip", "--net-arch", "8"])
     with pytest.raises(ValueError, match="net-arch"):
         merge_resumed(stored, cli, given)
+
+
+def test_the_device_option_resolves_and_refuses_a_missing_gpu(monkeypatch):
+    assert Config(device="cpu").torch_device() == "cpu"
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
+    assert Config().device == "auto" and Config().torch_device() == "cpu"
+    with pytest.raises(ValueError, match=r"--device cuda, but torch sees no CUDA GPU"):
+        Config(device="cuda").torch_device()
+    with pytest.raises(SystemExit, match=r"--device cuda, but torch sees no CUDA GPU"):
+        main(["--env", "toy", "--device", "cuda", "--no-progress"])
+    with pytest.raises(ValueError, match=r"--device must be one of auto, cpu, cuda, got 'tpu'"):
+        Config(device="tpu").torch_device()
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    assert Config().torch_device() == Config(device="cuda").torch_device() == "cuda"
+    assert Config(device="cpu").torch_device() == "cpu"
 
 
 def test_default_player_count_and_bad_values():
@@ -263,10 +302,16 @@ def test_default_toy_run_learns_to_beat_random(tmp_path, toy_baselines):
 
 
 def test_warm_started_shaped_run(tmp_path, toy_baselines, capsys):
-    run = main([*TINY, "--timesteps", "512", "--imitate", "highest_first",
+    run = main([*TINY, "--timesteps", "1024", "--imitate", "highest_first",
                 "--imitate-decisions", "2000", "--shaping", "1.0", "--eval-games", "3",
-                "--elo-games", "0", "--out", str(tmp_path)])
-    assert "warm start: imitated highest_first on 2000 decisions" in capsys.readouterr().out
+                "--elo-games", "0", "--device", "cpu", "--out", str(tmp_path)])
+    out = capsys.readouterr().out
+    assert "warm start: imitated highest_first on 2000 decisions" in out
+    # The device and thread count come first; without a bar, each update prints its rate.
+    assert out.index("device: cpu (--device cpu), torch threads: 1") < out.index("warm start")
+    for update, steps in ((1, "512"), (2, "1,024")):
+        assert re.search(rf"^update {update}: {steps} steps, [\d,]+ steps/s \(learn "
+                         r"[\d.]+ s, rollout [\d.]+ s\)", out, re.MULTILINE), out
     assert checkpoint_info(run / "checkpoints" / "final.zip")["config"]["shaping"] == 1.0
     with pytest.raises(SystemExit, match=r"--imitate 'nope': toy has the scripted agents"):
         main([*TINY, "--imitate", "nope"])

@@ -3,7 +3,9 @@
 The notebooks only call these functions and display what they return. A run directory is
 what ``train.selfplay`` writes (see its docstring): ``metrics.jsonl`` (one JSON line per
 update), ``eval.json`` (win rates against the baselines, and the Elo rows of the final
-tournament when one ran) and ``config.json``.
+tournament when one ran; a resumed run adds ``eval_<timesteps>.json``) and ``config.json``.
+``save_learning_curve`` draws all of it into the run's ``learning_curve.png``, which every
+run writes at its end.
 """
 
 from __future__ import annotations
@@ -144,6 +146,13 @@ def load_evaluation(run_dir: str | Path) -> dict[str, Any] | None:
     return json.loads(path.read_text()) if path.is_file() else None
 
 
+def load_evaluations(run_dir: str | Path) -> list[dict[str, Any]]:
+    """Every evaluation of a run (``eval.json``, and ``eval_<timesteps>.json`` of its resumed
+    parts), in timestep order: the probes of its agent against the baselines over training."""
+    found = [json.loads(p.read_text()) for p in Path(run_dir).glob("eval*.json")]
+    return sorted(found, key=lambda e: int(e["timesteps"]))
+
+
 def agent_label(name: str, checkpoint: str | None = None) -> str:
     """A short label for table rows: checkpoint paths become ``trained (<file>)``."""
     if checkpoint is not None and name == checkpoint:
@@ -216,20 +225,99 @@ def plot_learning_curve(curve: dict[str, np.ndarray], title: str = "") -> Any:
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots(figsize=(8, 4.5))
+    _draw_win_rates(ax, curve)
+    ax.set_title(title or "self-play learning curve")
+    fig.tight_layout()
+    return fig
+
+
+def _draw_win_rates(ax: Any, curve: dict[str, np.ndarray],
+                    evaluations: list[dict[str, Any]] = ()) -> None:
+    """The training games' win rates over timesteps on ``ax`` (raw, smoothed, per opponent
+    kind), and each evaluation's win rate against each baseline (95% interval) as probes."""
     x = curve["timesteps"]
     ax.plot(x, curve["win_rate"], color="0.75", lw=1, label="win rate (per update)")
     ax.plot(x, curve["win_rate_smoothed"], color="C0", lw=2, label="win rate (smoothed)")
     for i, key in enumerate(k for k in curve if k.startswith("win_rate_vs_")):
         ax.plot(x, smooth(curve[key], np.ones_like(x), 10), lw=1, ls="--", color=f"C{i + 1}",
                 label=key.replace("win_rate_vs_", "vs "))
+    opponents = list(dict.fromkeys(r["opponent"] for e in evaluations for r in e["win_rates"]))
+    for i, name in enumerate(opponents):
+        probes = [(e["timesteps"], r["win_rate"], r["ci95"]) for e in evaluations
+                  for r in e["win_rates"] if r["opponent"] == name]
+        t, rate, ci = (np.array(column, dtype=np.float64) for column in zip(*probes, strict=True))
+        ax.errorbar(t, rate, yerr=ci, fmt="os^vDP"[i % 6], ms=6, capsize=3,
+                    color=f"C{(i + 5) % 10}", label=f"evaluation vs {name}")
+    if evaluations and evaluations[0]["win_rates"]:
+        ax.axhline(evaluations[0]["win_rates"][0]["chance"], color="k", lw=0.8, ls=":",
+                   label="chance")
     ax.set_xlabel("learner timesteps")
     ax.set_ylabel("share of games finished first")
     ax.set_ylim(0, 1)
     ax.grid(alpha=0.3)
-    ax.legend(loc="best", fontsize="small")
-    ax.set_title(title or "self-play learning curve")
-    fig.tight_layout()
+    ax.legend(loc="best", fontsize="x-small")
+
+
+def _draw_elo_probes(ax: Any, evaluations: list[dict[str, Any]]) -> None:
+    """The trained agent's Elo (95% interval) at each evaluation on ``ax``, and the baselines'
+    Elo in the latest one as levels."""
+    probes = [(e["timesteps"], row) for e in evaluations for row in e.get("elo") or ()
+              if row["agent"] == "trained"]
+    if not probes:
+        ax.text(0.5, 0.5, "no Elo round robin in this run (--elo-games 0)", ha="center",
+                va="center", transform=ax.transAxes)
+        ax.set_axis_off()
+        return
+    t = np.array([p[0] for p in probes], dtype=np.float64)
+    elo = np.array([p[1]["elo"] for p in probes], dtype=np.float64)
+    low = np.array([p[1]["elo_low"] for p in probes], dtype=np.float64)
+    high = np.array([p[1]["elo_high"] for p in probes], dtype=np.float64)
+    ax.errorbar(t, elo, yerr=[elo - low, high - elo], fmt="o-", color="C0", capsize=4, ms=7,
+                label="trained agent")
+    latest = next(e for e in reversed(evaluations) if e.get("elo"))
+    for i, row in enumerate(r for r in latest["elo"] if r["agent"] != "trained"):
+        ax.axhline(row["elo"], color=f"C{(i + 1) % 10}", lw=1, ls="--")
+        ax.annotate(f"{row['agent']} {row['elo']:.0f}", (0, row["elo"]),
+                    xycoords=("axes fraction", "data"), xytext=(3, 2),
+                    textcoords="offset points", fontsize="x-small", color=f"C{(i + 1) % 10}")
+    ax.set_xlabel("learner timesteps")
+    ax.set_ylabel("Elo (random = 1000, 95% interval)")
+    ax.set_xlim(0, max(float(t.max()) * 1.05, 1.0))
+    ax.grid(alpha=0.3)
+    ax.legend(loc="lower right", fontsize="x-small")
+
+
+def learning_curve_figure(run_dir: str | Path, window: int = 10) -> Any:
+    """A matplotlib Figure of a run: its win rates over training with the evaluations' win
+    rates against each baseline (top), and the Elo probes of its evaluations (bottom).
+
+    Built without pyplot (no GUI backend, no global figure list): a training run draws it
+    on any machine, and the figure is garbage-collected like any object.
+    """
+    from matplotlib.figure import Figure
+
+    evaluations = load_evaluations(run_dir)
+    fig = Figure(figsize=(8, 8), layout="constrained")
+    top, bottom = fig.subplots(2, 1, sharex=True)
+    _draw_win_rates(top, learning_curve(run_dir, window), evaluations)
+    top.set_title("win rate over training, and against each baseline at each evaluation")
+    top.set_xlabel("")  # the panels share the axis: one label, under the lower one
+    _draw_elo_probes(bottom, evaluations)
+    bottom.set_title("Elo at each evaluation (seat-balanced round robin with the baselines)")
+    config = load_config(run_dir)
+    fig.suptitle(f"{config.get('env')}, {config.get('players')} players: "
+                 f"{Path(run_dir).resolve().name}", fontsize="medium")
     return fig
+
+
+def save_learning_curve(run_dir: str | Path, name: str = "learning_curve.png") -> Path:
+    """Draw ``learning_curve_figure`` into ``<run_dir>/<name>`` (atomically); returns the path."""
+    from train.checkpoint import atomic_path
+
+    path = Path(run_dir) / name
+    with atomic_path(path) as tmp:
+        learning_curve_figure(run_dir).savefig(tmp, format="png", dpi=100)
+    return path
 
 
 def plot_elo(rows: list[dict[str, Any]], title: str = "") -> Any:

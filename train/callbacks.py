@@ -4,8 +4,10 @@ Hooks into MaskablePPO's loop:
 
 * every env step: read the finished games from the VecEnv infos (the learner's rank reward,
   whether it finished first, which kind of opponent it met) and advance the progress bar;
-* at the end of each rollout: log the rollout's win rates to TensorBoard (``selfplay/*``) and
-  append one JSON line to ``metrics.jsonl`` (what ``train.analysis`` reads);
+* at the end of each rollout: log the rollout's win rates and the update's steps/s to
+  TensorBoard (``selfplay/*``), append one JSON line to ``metrics.jsonl`` (what
+  ``train.analysis`` reads), and show the steps/s on the progress bar (or print a line per
+  update without one);
 * at the start of a rollout, i.e. after an update: every ``snapshot_every`` updates freeze the
   policy into the opponent pool (and ``pool/``), every ``checkpoint_every`` updates write
   ``checkpoints/latest.zip`` atomically; then the env's ``sync_opponents()`` hands the pool's
@@ -40,7 +42,7 @@ class SelfPlayCallback(BaseCallback):
         metadata: returns the checkpoint metadata at the current point of training.
         updates: updates already done (a resumed run continues the count).
         snapshot_every, checkpoint_every: in updates; 0 turns them off.
-        progress: show the tqdm bar.
+        progress: show the tqdm bar; without it, a line per update is printed.
         window: finished games the bar's win rate is taken over.
     """
 
@@ -64,11 +66,16 @@ class SelfPlayCallback(BaseCallback):
         self._t_start = time.time()
         self._steps_start = 0
         self._last_saved = self.updates
+        # The update cycle: the end of the previous rollout (or the start) to the end of
+        # this one, split at this rollout's start into learning and playing.
+        self._t_cycle = self._t_start
+        self._t_rollout = self._t_start
+        self._steps_cycle = 0
 
     # ------------------------------------------------------------------ training loop hooks
     def _on_training_start(self) -> None:
-        self._t_start = time.time()
-        self._steps_start = self.model.num_timesteps
+        self._t_start = self._t_cycle = self._t_rollout = time.time()
+        self._steps_start = self._steps_cycle = self.model.num_timesteps
         if self.progress:
             self._bar = tqdm(total=self.total_timesteps, initial=self.model.num_timesteps,
                              unit="step", dynamic_ncols=True, desc="self-play",
@@ -100,18 +107,29 @@ class SelfPlayCallback(BaseCallback):
                 save_checkpoint(self.model, self.run_dir / "checkpoints" / "latest.zip",
                                 self.metadata())
         self.training_env.sync_opponents()
+        self._t_rollout = time.time()
 
     def _on_rollout_end(self) -> None:
         self.updates += 1
         games = self._rollout
         self._rollout = []
         self.games_total += len(games)
+        now = time.time()
+        cycle_steps = self.model.num_timesteps - self._steps_cycle
+        # Steps per second of this update's cycle: the previous update's gradient steps
+        # (and snapshot, checkpoint) plus this rollout, the rate the run advances at now.
+        update_rate = cycle_steps / max(now - self._t_cycle, 1e-9)
+        learn_s, rollout_s = self._t_rollout - self._t_cycle, now - self._t_rollout
+        self._t_cycle, self._steps_cycle = now, self.model.num_timesteps
         record: dict[str, Any] = {
             "timesteps": int(self.model.num_timesteps),
             "updates": self.updates,
             "wall_s": round(time.time() - self._t_start, 3),
             "steps_per_s": round((self.model.num_timesteps - self._steps_start)
                                  / max(time.time() - self._t_start, 1e-9), 1),
+            "update_steps_per_s": round(update_rate, 1),
+            "learn_s": round(learn_s, 3),
+            "rollout_s": round(rollout_s, 3),
             "games": len(games),
             "games_total": self.games_total,
         }
@@ -127,6 +145,7 @@ class SelfPlayCallback(BaseCallback):
             self.logger.record("selfplay/mean_reward", record["mean_reward"])
             for kind, rate in record["win_rate_vs"].items():
                 self.logger.record(f"selfplay/win_rate_vs_{kind}", rate)
+        self.logger.record("selfplay/steps_per_s", record["update_steps_per_s"])
         self.logger.record("selfplay/games", self.games_total)
         self.logger.record("selfplay/snapshots", len(self.pool.describe()["snapshot"]))
         # The previous update's losses (SB3 records them after its dump).
@@ -135,9 +154,15 @@ class SelfPlayCallback(BaseCallback):
                 record[key] = float(value)
         with open(self.run_dir / "metrics.jsonl", "a", encoding="utf-8") as handle:
             handle.write(json.dumps(record) + "\n")
-        if self._bar is not None and self.recent:
-            self._bar.set_postfix(win=f"{np.mean(self.recent):.3f}", games=self.games_total,
-                                  refresh=False)
+        win = f"{np.mean(self.recent):.3f}" if self.recent else "-"
+        if self._bar is not None:
+            self._bar.set_postfix(win=win, games=self.games_total,
+                                  sps=f"{update_rate:.0f}", refresh=False)
+        else:
+            print(f"update {self.updates}: {self.model.num_timesteps:,} steps, "
+                  f"{update_rate:,.0f} steps/s (learn {learn_s:.2f} s, rollout "
+                  f"{rollout_s:.2f} s), win rate {win} over the last {len(self.recent)} "
+                  "games", flush=True)
 
     def _on_training_end(self) -> None:
         if self._bar is not None:

@@ -26,6 +26,8 @@ import typing
 from collections.abc import Sequence
 from typing import Any
 
+DEVICES = ("auto", "cpu", "cuda")
+
 
 @dataclasses.dataclass
 class Config:
@@ -52,8 +54,12 @@ class Config:
     """checkpoint zip to continue from; the run continues in that checkpoint's run directory"""
     torch_threads: int = 1
     """torch CPU threads (the NumPy games and the small network gain little from more)"""
+    device: str = "auto"
+    """torch device of the learner's network: auto (cuda where torch sees a GPU, else cpu),
+    cpu or cuda; the games and scripted opponents always run on the CPU"""
     progress: bool = True
-    """show a tqdm progress bar with the learner's win rate"""
+    """show a tqdm progress bar with the learner's win rate and each update's steps/s
+    (without it, each update prints a line of them)"""
     ray: bool = False
     """play the rollouts on Ray: the num_envs games split over --ray-workers actors, each
     stepping its games and their opponents (the same games as without --ray); a local Ray
@@ -168,6 +174,25 @@ class Config:
             raise ValueError(f"--net-arch must be positive ints, got {self.net_arch!r}")
         return sizes
 
+    def torch_device(self) -> str:
+        """``device`` resolved: ``auto`` is ``cuda`` where torch sees a GPU, else ``cpu``.
+
+        Raises:
+            ValueError: ``device`` is none of auto, cpu, cuda; or it is cuda and torch sees
+                no GPU.
+        """
+        import torch
+
+        if self.device not in DEVICES:
+            raise ValueError(f"--device must be one of {', '.join(DEVICES)}, "
+                             f"got {self.device!r}")
+        if self.device == "auto":
+            return "cuda" if torch.cuda.is_available() else "cpu"
+        if self.device == "cuda" and not torch.cuda.is_available():
+            raise ValueError("--device cuda, but torch sees no CUDA GPU here "
+                             "(torch.cuda.is_available() is False); use --device cpu or auto")
+        return self.device
+
     def opponent_weights(self) -> dict[str, float]:
         return {"self": self.opp_self, "snapshot": self.opp_snapshot,
                 "scripted": self.opp_scripted, "random": self.opp_random}
@@ -277,6 +302,7 @@ def resolve(argv: Sequence[str] | None = None) -> tuple[Config, dict[str, Any] |
                               ray=cfg.ray or cfg.ray_address is not None)
     make_game(cfg.env, cfg.players, **cfg.options())  # bad players or options fail here
     cfg.hidden_sizes()
+    cfg.torch_device()
     for name in ("num_envs", "n_steps", "batch_size", "n_epochs"):
         if getattr(cfg, name) < 1:
             raise ValueError(f"--{name.replace('_', '-')} must be >= 1, got {getattr(cfg, name)}")
@@ -308,7 +334,7 @@ def resolve(argv: Sequence[str] | None = None) -> tuple[Config, dict[str, Any] |
 
 
 # Options that change where a run writes or how fast it goes, not what it learns.
-_NOT_LEARNING = ("out", "progress", "resume", "exp_name", "torch_threads")
+_NOT_LEARNING = ("out", "progress", "resume", "exp_name", "torch_threads", "device")
 
 
 def reproduce_command(stored: dict[str, Any]) -> str:

@@ -106,10 +106,13 @@ def fit(policy, demos: Demonstrations, epochs: int = 4, batch_size: int = 512,
         loss_sum = 0.0
         for start in range(0, n, batch_size):
             batch = order[start:start + batch_size]
-            values, log_prob, _ = policy.evaluate_actions(obs[batch], actions[batch],
-                                                          action_masks=masks[batch])
+            # The recorded set stays in host memory; only the minibatch goes to the device.
+            values, log_prob, _ = policy.evaluate_actions(
+                obs[batch].to(policy.device), actions[batch].to(policy.device),
+                action_masks=masks[batch].to(policy.device))
+            returns_batch = returns[batch].to(policy.device)
             loss = (-log_prob.mean()
-                    + value_coef * torch.mean((values.flatten() - returns[batch]) ** 2))
+                    + value_coef * torch.mean((values.flatten() - returns_batch) ** 2))
             optimiser.zero_grad()
             loss.backward()
             optimiser.step()
@@ -123,7 +126,7 @@ def fit(policy, demos: Demonstrations, epochs: int = 4, batch_size: int = 512,
 def _accuracy(policy, demos: Demonstrations, rows: torch.Tensor) -> float:
     """Share of ``rows`` where the policy's most likely legal action is the teacher's."""
     with torch.no_grad():
-        dist = policy.get_distribution(torch.as_tensor(demos.observations[rows.numpy()]),
-                                       action_masks=demos.masks[rows.numpy()])
-        best = dist.distribution.probs.argmax(dim=1).numpy()
+        obs = torch.as_tensor(demos.observations[rows.numpy()], device=policy.device)
+        dist = policy.get_distribution(obs, action_masks=demos.masks[rows.numpy()])
+        best = dist.distribution.probs.argmax(dim=1).cpu().numpy()
     return float((best == demos.actions[rows.numpy()]).mean())

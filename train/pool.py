@@ -18,7 +18,6 @@ started against a snapshot keeps it even after that snapshot leaves the draw.
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 import os
 import re
@@ -210,9 +209,13 @@ class OpponentPool:
 
 
 def copy_policy(policy: Any) -> Any:
-    """A detached copy of an SB3 policy network, without its optimizer state."""
+    """A detached CPU copy of an SB3 policy network, without its optimizer state.
+
+    On the CPU whatever device the learner trains on: the copies are opponents of games
+    stepped on the CPU, they travel to Ray workers that may have no GPU, and a resumed run
+    reloads the snapshots on the CPU as well.
+    """
     clone = type(policy)(**policy._get_constructor_parameters())
-    clone.load_state_dict(copy.deepcopy(policy.state_dict()))
-    clone.to(policy.device)
+    clone.load_state_dict(policy.state_dict())  # copies the values, across devices too
     clone.set_training_mode(False)
     return clone

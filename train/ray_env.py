@@ -193,7 +193,9 @@ class RaySelfPlayVecEnv(BatchedVecEnv):
         calls = self._send_new_members()
         learner = self.pool.learner()
         if learner is not None:
-            weights = self._ray.put(learner.agent.policy.state_dict())
+            # On the CPU: the workers may have no GPU (the learner may train on one).
+            weights = self._ray.put({k: v.cpu() for k, v in
+                                     learner.agent.policy.state_dict().items()})
             calls += [shard.load_learner.remote(weights) for shard in self._shards]
         self._ray.get(calls)
 

@@ -14,6 +14,9 @@ A run directory ``{out}/{env}_v{VERSION}__{exp_name}__{seed}__{unix time}/`` hol
     tb/                     TensorBoard logs (rollout/*, train/*, selfplay/win_rate*)
     metrics.jsonl           one JSON line per update (train.analysis reads it)
     eval.json, eval.md      the final evaluation: win rates against the baselines, Elo
+    learning_curve.png      win rates over training and each evaluation's probes against
+                            the baselines (train.analysis.learning_curve_figure); eval.md
+                            names it
 
 ``{out}/latest`` links to the newest run. ``--resume runs/.../checkpoints/latest.zip``
 continues that run in its directory: the
@@ -40,10 +43,10 @@ from agents.hints import ActionHints
 from agents.policy import load_policy_agent
 from agents.random_agent import RandomAgent
 from envs.core.registry import game_class
-from train import imitation
+from train import analysis, imitation
 from train.callbacks import SelfPlayCallback
 from train.checkpoint import atomic_write_text, find_run_dir, git_revision, save_checkpoint
-from train.config import Config, resolve
+from train.config import Config, reproduce_command, resolve
 from train.evaluate import elo_table, markdown_table, win_rates
 from train.pool import OpponentPool, make_scripted_agent, scripted_agent_names
 from train.vec_env import SelfPlayVecEnv
@@ -74,8 +77,11 @@ def main(argv: Sequence[str] | None = None) -> Path:
           f"{run_dir} (full config in config.json)", flush=True)
     link_latest(run_dir)
 
-    # ------------------------------------------------------------------ 3. seeding
+    # ------------------------------------------------------------------ 3. device, seeding
+    device = cfg.torch_device()
     torch.set_num_threads(cfg.torch_threads)
+    print(f"device: {device} (--device {cfg.device}), torch threads: "
+          f"{torch.get_num_threads()}", flush=True)
     set_random_seed(cfg.seed)
 
     # ------------------------------------------------------------------ 4. opponents and env
@@ -115,14 +121,14 @@ def main(argv: Sequence[str] | None = None) -> Path:
         max_grad_norm=cfg.max_grad_norm,
         policy_kwargs={"net_arch": {"pi": hidden, "vf": hidden}},
         seed=cfg.seed,
-        device="cpu",
+        device=device,
         verbose=0,
     )
     model.set_logger(configure(str(run_dir / "tb"), ["tensorboard"]))
     pool.set_learner(model.policy)
     updates = 0
     if resumed is not None:
-        model.set_parameters(cfg.resume, device="cpu")
+        model.set_parameters(cfg.resume, device=device)
         model.num_timesteps = int(resumed["timesteps"])
         model._n_updates = int(resumed.get("n_updates", 0))
         updates = int(resumed.get("updates", 0))
@@ -142,12 +148,17 @@ def main(argv: Sequence[str] | None = None) -> Path:
               f"loss {fitted['loss']:.3f}, top-1 agreement {fitted['accuracy']:.1%}",
               flush=True)
 
+    # Stored in every checkpoint: the tables of benchmarks.tournament quote it from there,
+    # as benchmarks stand below train and import nothing of it.
+    command = reproduce_command(dataclasses.asdict(cfg))
+
     def metadata() -> dict:
         return {
             "env_id": cfg.env, "num_players": cfg.players, "version": version,
             "options": game.options, "timesteps": int(model.num_timesteps),
             "n_updates": int(model._n_updates), "updates": callback.updates,
             "env_episodes": env.episodes.tolist(), "config": dataclasses.asdict(cfg),
+            "command": command,
             "deterministic": cfg.eval_deterministic,
             "git_rev": git_revision(), "saved_at": time.strftime("%Y-%m-%dT%H:%M:%S"),
         }
@@ -176,7 +187,8 @@ def main(argv: Sequence[str] | None = None) -> Path:
     env.close()
 
     # ------------------------------------------------------------------ 7. evaluate
-    agent = load_policy_agent(final, cfg.env, cfg.players, seed=cfg.seed + 3, name="trained")
+    agent = load_policy_agent(final, cfg.env, cfg.players, seed=cfg.seed + 3, name="trained",
+                              device=device)
     opponents = {"random": RandomAgent(seed=cfg.seed + 9)}
     for name in scripted_agent_names(cfg.env):
         opponents[name] = make_scripted_agent(name, cfg.env, cfg.players, seed=cfg.seed + 9)
@@ -201,9 +213,14 @@ def main(argv: Sequence[str] | None = None) -> Path:
         report += ("\nElo (seat-balanced duplicate round robin, random = 1000, 95% interval)"
                    "\n\n" + markdown_table(elo) + "\n")
     atomic_write_text(run_dir / f"eval{suffix}.json", json.dumps(evaluation, indent=2) + "\n")
+    # Drawn after the evaluation is on disk: it plots every evaluation of the run as a probe.
+    curve_png = analysis.save_learning_curve(run_dir)
+    report += (f"\nLearning curve (win rates over training, Elo at each evaluation): "
+               f"{curve_png.name}\n\n![learning curve]({curve_png.name})\n")
     atomic_write_text(run_dir / f"eval{suffix}.md", report)
     print(report, flush=True)
-    print(f"trained agent: {final}\n  play it:  python -m agents.play --env {cfg.env} "
+    print(f"learning curve: {curve_png}\ntrained agent: {final}\n  play it:  "
+          f"python -m agents.play --env {cfg.env} "
           f"--players {cfg.players} --opponents {final}\n  rate it:  python -m "
           f"benchmarks.tournament --env {cfg.env} --players {cfg.players} --agents "
           f"random,trained={final}", flush=True)
