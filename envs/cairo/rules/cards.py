@@ -64,14 +64,14 @@ def hand_known(s, r):
     return s.known[r, seat].sum() == s.hand[r, seat].sum()
 
 
-@njit
+@njit(inline="always")
 def affordable(h, others, n):
     """§5.4 precondition 7: an expansion costing ``n`` can be paid with ``h`` coins of its
     colour and ``others`` of the other colours (at least 1 of the colour, the rest 2:1)."""
     return h >= 1 and others >= 2 * (n - min(n, h))
 
 
-@njit
+@njit(inline="always")
 def _payable_after_fee(h, others, cost, same):
     """A build stays payable after a joker fee coin of its own colour (``same``) or of
     another: always for a stall (``cost`` 0), and for an expansion when it is still
@@ -83,14 +83,14 @@ def _payable_after_fee(h, others, cost, same):
     return affordable(h, others - 1, cost)
 
 
-@njit
+@njit(inline="always")
 def colour_money(money, colour):
     """The money in ``colour`` and in the other colours."""
     h = money[colour]
     return h, money.sum() - h
 
 
-@njit
+@njit(inline="always")
 def fee_colour_ok(money, colour, cost, fee):
     """D8: a joker fee coin of colour ``fee`` can be paid and leaves the build of
     ``colour`` at ``cost`` (0: a stall) payable."""
@@ -164,7 +164,7 @@ def card_modes(hand, section, fee_ok, out):
     out[NUM_CARD_TYPES] = hand.sum() >= THREE_CARDS and not single
 
 
-@njit
+@njit(inline="always")
 def payment_ok(money, colour, units, half, coin):
     """D9: a coin of colour ``coin`` may be paid next for the pending expansion of ``colour``
     with ``units`` tile units unpaid (``half``: a 2:1 unit is half paid). A coin of the

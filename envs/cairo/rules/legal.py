@@ -59,33 +59,56 @@ def legal_place_colour(s, r, mask, hand, money):
 
 
 @njit
-def stall_options(s, r, hand, money, out):
-    """D2 and D3: the legal (cell, direction) of the pending stall into ``out`` (182, 4)
-    bool. The pending verb says which rules apply: PLACE (setup or neutral: no cards, at
-    most two stalls a section), NEW (the cards pay for the section) or MOVE (cards, on the
-    board with the stall lifted, ``placement.lift``)."""
-    seat = s.current_player[r]
-    colour = s.colour[r]
-    verb = s.verb[r]
-    stall_cell = s.stall_cell[r]
-    if verb == Verb.PLACE:
-        sections = placement.setup_sections(stall_cell)
-    else:
-        sections = cards.stall_cover(hand, money)
-    reach = placement.new_reach()
-    if verb == Verb.MOVE:
-        placement.lift(s, r, seat, colour, reach)
+def _stall_board(s, r, reach):
+    """Analyse the board the pending stall goes on: as it is, or for a move with the stall
+    lifted (``placement.lift``)."""
+    if s.verb[r] == Verb.MOVE:
+        placement.lift(s, r, s.current_player[r], s.colour[r], reach)
     else:
         placement.load_board(s, r, reach)
         placement.analyse(s, r, reach)
+
+
+@njit
+def _stall_cells(s, r, reach, sections, out):
+    """Into ``out`` (182,) bool: the cells the pending stall may stand on by area and
+    section (the board aside). The pending verb says which rules apply: PLACE (setup or
+    neutral: at most two stalls a section, ``sections``), NEW (the sections the cards pay
+    for) or MOVE (the same, with the stall lifted: ``placement.move_cell_ok``)."""
+    colour = s.colour[r]
+    if s.verb[r] == Verb.MOVE:
+        seat = s.current_player[r]
+        old = s.stall_cell[r, seat, colour]
+        sections &= placement.move_sections_open(s, r, seat, colour)
+        for k in range(NUM_CELLS):
+            out[k] = placement.move_cell_ok(old, colour, sections, k)
+        return
+    main = reach.main
     for k in range(NUM_CELLS):
-        if verb == Verb.MOVE:
-            ok = placement.move_cell_ok(s, r, seat, colour, reach, k)
-        else:
-            ok = placement.open_colours(stall_cell, k) >> colour & 1 == 1
-        ok = ok and sections >> SECTION_OF[k] & 1 == 1
+        out[k] = (placement.open_colours(main, k) >> colour & 1 == 1
+                  and sections >> SECTION_OF[k] & 1 == 1)
+
+
+@njit
+def _stall_sections(s, r, hand, money):
+    """The sections a pending stall may go to: the setup limit, or what the cards pay for."""
+    if s.verb[r] == Verb.PLACE:
+        return placement.setup_sections(s.stall_cell[r])
+    return cards.stall_cover(hand, money)
+
+
+@njit
+def stall_options(s, r, hand, money, out):
+    """D2 and D3: the legal (cell, direction) of the pending stall into ``out`` (182, 4)
+    bool: a cell it may stand on by area and section where the board takes a stall."""
+    reach = placement.new_reach()
+    _stall_board(s, r, reach)
+    cells = np.empty(NUM_CELLS, np.bool_)
+    _stall_cells(s, r, reach, _stall_sections(s, r, hand, money), cells)
+    dirs = reach.dirs
+    for k in range(NUM_CELLS):
         for d in range(4):
-            out[k, d] = ok and placement.stall_direction_ok(reach, k, d)
+            out[k, d] = cells[k] and dirs[k, d]
 
 
 @njit
@@ -100,10 +123,13 @@ def legal_stall_cell(s, r, mask, hand, money):
 def legal_stall_dir(s, r, mask, hand, money):
     """D3 at the chosen cell. Public: it reads the cards only as the sections they pay for,
     and the chosen cell's section is one (D2 offered it)."""
-    options = np.empty((NUM_CELLS, 4), np.bool_)
-    stall_options(s, r, hand, money, options)
+    reach = placement.new_reach()
+    _stall_board(s, r, reach)
+    cells = np.empty(NUM_CELLS, np.bool_)
+    _stall_cells(s, r, reach, _stall_sections(s, r, hand, money), cells)
+    k = s.target[r]
     for d in range(4):
-        mask[DIR + d] = options[s.target[r], d]
+        mask[DIR + d] = cells[k] and reach.dirs[k, d]
 
 
 # ---------------------------------------------------------------- the turn (D4)
@@ -157,9 +183,10 @@ def legal_expand_cell(s, r, mask, hand, money):
     placement.analyse(s, r, reach)
     cost = s.group_size[r, seat, colour] + 1
     cover = cards.build_cover(hand, money, colour, cost)
+    colours = np.empty(NUM_CELLS, np.int64)
+    placement.expansion_cells(reach, seat, colours)
     for k in range(NUM_CELLS):
-        mask[CELL + k] = (placement.expansion_colours(reach, seat, k) >> colour & 1 == 1
-                          and cover >> SECTION_OF[k] & 1 == 1)
+        mask[CELL + k] = colours[k] >> colour & 1 == 1 and cover >> SECTION_OF[k] & 1 == 1
 
 
 @njit

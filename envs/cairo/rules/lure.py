@@ -10,7 +10,7 @@ from envs.cairo.data import NUM_COLOURS, NUM_OWNERS
 from envs.core.jit import njit
 
 
-@njit
+@njit(inline="always")
 def entrance_free(s, r, cell):
     """A lure's candidate: the entrance ``cell`` exists and no customer stands on it."""
     if cell < 0:

@@ -31,7 +31,11 @@ SECTION_OF = SECTION.astype(np.int64)
 
 
 class Reach(NamedTuple):
-    """One board's analysis (scratch arrays, filled by ``analyse``)."""
+    """One board's analysis (scratch arrays, filled by ``analyse``).
+
+    The small per-cell rules below are inlined where they are called (``inline="always"``):
+    a call passes its tuples by value, which costs more than the rule itself.
+    """
 
     tile: np.ndarray  # (182,) int8 the tiles (a copy: a move lifts its stall here)
     entrance: np.ndarray  # (182,) int8 the entrances (likewise)
@@ -41,6 +45,9 @@ class Reach(NamedTuple):
     candidates: np.ndarray  # (182,) bool the free cells
     safe: np.ndarray  # (182,) bool a tile there keeps the targets connected
     connected: np.ndarray  # (182, 4) bool its neighbour that way stays connected to them
+    dirs: np.ndarray  # (182, 4) bool ``stall_direction_ok`` of every cell
+    stall_ok: np.ndarray  # (182,) bool some direction of ``dirs``
+    main: np.ndarray  # (9,) int64 the colour set of the main stalls (any owner) per section
 
 
 @njit
@@ -49,7 +56,9 @@ def new_reach():
     return Reach(np.empty(NUM_CELLS, np.int8), np.empty(NUM_CELLS, np.int8),
                  np.empty(NUM_CELLS, np.bool_), np.empty(4, np.uint64),
                  np.empty(4, np.uint64), np.empty(NUM_CELLS, np.bool_),
-                 np.empty(NUM_CELLS, np.bool_), np.empty((NUM_CELLS, 4), np.bool_))
+                 np.empty(NUM_CELLS, np.bool_), np.empty((NUM_CELLS, 4), np.bool_),
+                 np.empty((NUM_CELLS, 4), np.bool_), np.empty(NUM_CELLS, np.bool_),
+                 np.empty(NUM_SECTIONS, np.int64))
 
 
 @njit
@@ -64,67 +73,54 @@ def load_board(s, r, reach):
 
 
 @njit
-def analyse(s, r, reach):
-    """The reachability of a tile on every free cell of the board in ``reach``."""
-    board_bits(reach.tile, reach.entrance, s.customer[r], reach.walk, reach.targets)
+def mark_free(reach):
+    """The free cells of the board in ``reach`` into ``reach.candidates`` (§5.1: no tile, no
+    entrance, no customer)."""
+    tile, entrance, customers, free = reach.tile, reach.entrance, reach.customers, reach.candidates
     for k in range(NUM_CELLS):
-        reach.candidates[k] = is_free(reach, k)
-    placements_row(reach.walk, reach.targets, reach.candidates, reach.safe, reach.connected)
+        free[k] = tile[k] < 0 and entrance[k] < 0 and not customers[k]
 
 
 @njit
-def is_free(reach, k):
-    """§5.1 free: no tile, no entrance, no customer."""
-    return reach.tile[k] < 0 and reach.entrance[k] < 0 and not reach.customers[k]
-
-
-@njit
-def tile_near(reach, k):
-    for d in range(4):
-        n = NEIGHBOURS[k, d]
-        if n != OUTSIDE and reach.tile[n] >= 0:
-            return True
-    return False
-
-
-@njit
-def stall_direction_ok(reach, k, d):
-    """A stall tile on ``k`` with its entrance towards ``d`` is legal on the board, by §5.3
-    preconditions 3, 4 and 7: the cell is free with no tile orthogonally adjacent (R11), the
-    entrance's cell is a free market cell, and every customer and entrance (the new one too)
-    stays in one walkable component."""
-    n = NEIGHBOURS[k, d]
-    return (n != OUTSIDE and is_free(reach, k) and not tile_near(reach, k) and reach.safe[k]
-            and reach.connected[k, d] and MARKET[n] and is_free(reach, n))
-
-
-@njit
-def stall_cell_ok(reach, k):
-    """Some direction of ``stall_direction_ok`` at ``k``."""
-    for d in range(4):
-        if stall_direction_ok(reach, k, d):
-            return True
-    return False
-
-
-@njit
-def main_stall_colours(stall_cell, section):
-    """The colour set of the main stalls (any owner) standing in ``section``."""
-    out = 0
-    for owner in range(stall_cell.shape[0]):
+def analyse(s, r, reach):
+    """Analyse the board in ``reach``: the reachability of a tile on every free cell,
+    where a stall may stand (``dirs``, ``stall_ok``) and the main stalls' colours per
+    section."""
+    tile, free, safe, connected = reach.tile, reach.candidates, reach.safe, reach.connected
+    board_bits(tile, reach.entrance, s.customer[r], reach.walk, reach.targets)
+    mark_free(reach)
+    placements_row(reach.walk, reach.targets, free, safe, connected)
+    # §5.3 preconditions 3, 4 and 7: a stall tile on a free cell with no tile orthogonally
+    # adjacent (R11), its entrance on a free market cell, every customer and entrance (the
+    # new one too) in one walkable component.
+    dirs, stall_ok = reach.dirs, reach.stall_ok
+    for k in range(NUM_CELLS):
+        cell_ok = free[k] and safe[k]
+        for d in range(4):
+            n = NEIGHBOURS[k, d]
+            if n != OUTSIDE and tile[n] >= 0:
+                cell_ok = False
+        stall_ok[k] = False
+        for d in range(4):
+            n = NEIGHBOURS[k, d]
+            dirs[k, d] = (cell_ok and n != OUTSIDE and connected[k, d] and MARKET[n]
+                          and free[n])
+            stall_ok[k] |= dirs[k, d]
+    main = reach.main
+    main[:] = 0
+    for owner in range(s.stall_cell.shape[1]):
         for c in range(NUM_COLOURS):
-            cell = stall_cell[owner, c]
-            if cell >= 0 and SECTION_OF[cell] == section:
-                out |= 1 << c
-    return out
+            cell = s.stall_cell[r, owner, c]
+            if cell >= 0:
+                main[SECTION_OF[cell]] |= 1 << c
 
 
-@njit
-def open_colours(stall_cell, k):
+@njit(inline="always")
+def open_colours(main, k):
     """The colours a new stall tile may have on ``k`` by §5.3 preconditions 2 and 5: the
-    colour's area holds the cell, and no main stall of the colour (any owner, ``stall_cell``
-    (owners, 6)) stands in its section."""
-    return int(AREA_CODE[k]) & ~main_stall_colours(stall_cell, SECTION_OF[k])
+    colour's area holds the cell, and no main stall of the colour (any owner; ``main`` the
+    analysed board's colours per section) stands in its section."""
+    return int(AREA_CODE[k]) & ~main[SECTION_OF[k]]
 
 
 @njit
@@ -147,12 +143,12 @@ def setup_sections(stall_cell):
 def setup_colours(s, r, reach):
     """The colours with a legal setup or neutral placement on the analysed board: a cell
     where a stall may stand, open to the colour, in a section with room (§5.9.1)."""
-    stall_cell = s.stall_cell[r]
-    room = setup_sections(stall_cell)
+    room = setup_sections(s.stall_cell[r])
+    stall_ok, main = reach.stall_ok, reach.main
     out = 0
     for k in range(NUM_CELLS):
-        if room >> SECTION_OF[k] & 1 and stall_cell_ok(reach, k):
-            out |= open_colours(stall_cell, k)
+        if room >> SECTION_OF[k] & 1 and stall_ok[k]:
+            out |= open_colours(main, k)
     return out
 
 
@@ -161,37 +157,30 @@ def new_sections(s, r, reach, out):
     """Per colour into ``out`` (6,): the 9-bit set of the sections with a cell where a new
     stall of the colour may stand on the analysed board (cards aside)."""
     out[:] = 0
-    stall_cell = s.stall_cell[r]
+    stall_ok, main = reach.stall_ok, reach.main
     for k in range(NUM_CELLS):
-        if stall_cell_ok(reach, k):
-            colours = open_colours(stall_cell, k)
+        if stall_ok[k]:
+            colours = open_colours(main, k)
             for c in range(NUM_COLOURS):
                 if colours >> c & 1:
                     out[c] |= 1 << SECTION_OF[k]
 
 
-@njit
-def expansion_colours(reach, seat, k):
-    """The colours c whose group of ``seat`` may grow onto ``k`` (§5.4 preconditions 2–4
-    and 6): ``growth_colours`` where a tile keeps the targets connected."""
-    return growth_colours(reach, seat, k) if reach.safe[k] else 0
-
-
-@njit
-def growth_colours(reach, seat, k):
+@njit(inline="always")
+def growth_colours(tile, free, seat, k):
     """The colours c whose group of ``seat`` may grow onto ``k`` by §5.4 preconditions 2–4
     (reachability aside): a free cell of c's area, orthogonally adjacent to a tile of the
     seat's group of c and to no tile of another group of c (another seat's or a neutral
     one; tiles of other colours do not matter, R12)."""
-    if not is_free(reach, k):
+    if not free[k]:
         return 0
     own = 0
     rival = 0
     for d in range(4):
         n = NEIGHBOURS[k, d]
-        if n == OUTSIDE or reach.tile[n] < 0:
+        if n == OUTSIDE or tile[n] < 0:
             continue
-        group = reach.tile[n]
+        group = tile[n]
         if group // NUM_COLOURS == seat:
             own |= 1 << group % NUM_COLOURS
         else:
@@ -200,12 +189,25 @@ def growth_colours(reach, seat, k):
 
 
 @njit
+def expansion_cells(reach, seat, out):
+    """Per cell into ``out`` (182,): the colours whose group of ``seat`` may grow onto it
+    (§5.4 preconditions 2–4 and 6): ``growth_colours`` where a tile keeps the targets
+    connected."""
+    tile, free, safe = reach.tile, reach.candidates, reach.safe
+    for k in range(NUM_CELLS):
+        out[k] = growth_colours(tile, free, seat, k) if safe[k] else 0
+
+
+@njit
 def expand_sections(reach, seat, out):
     """Per colour into ``out`` (6,): the sections holding a cell the seat's group of the
-    colour may grow onto (``expansion_colours``)."""
+    colour may grow onto (``expansion_cells``)."""
     out[:] = 0
+    tile, free, safe = reach.tile, reach.candidates, reach.safe
     for k in range(NUM_CELLS):
-        colours = expansion_colours(reach, seat, k)
+        if not safe[k]:
+            continue
+        colours = growth_colours(tile, free, seat, k)
         for c in range(NUM_COLOURS):
             if colours >> c & 1:
                 out[c] |= 1 << SECTION_OF[k]
@@ -222,19 +224,25 @@ def lift(s, r, seat, colour, reach):
 
 
 @njit
-def move_cell_ok(s, r, seat, colour, reach, k):
-    """Cell ``k`` takes the moved stall by area and section on the lifted board in
-    ``reach``: open to its colour with the stall no longer counting against its own section,
-    and not its old cell."""
-    old = s.stall_cell[r, seat, colour]
-    if k == old or not AREA_CODE[k] >> colour & 1:
-        return False
-    section = SECTION_OF[k]
+def move_sections_open(s, r, seat, colour):
+    """The 9-bit set of the sections the moved stall of ``seat``'s ``colour`` may go to by
+    §5.3 precondition 5: those holding no other main stall of the colour (its own no longer
+    counts against its section)."""
+    out = (1 << NUM_SECTIONS) - 1
     for owner in range(NUM_OWNERS):
         cell = s.stall_cell[r, owner, colour]
-        if cell >= 0 and SECTION_OF[cell] == section and owner != seat:
-            return False
-    return True
+        if cell >= 0 and owner != seat:
+            out &= ~(1 << SECTION_OF[cell])
+    return out
+
+
+@njit(inline="always")
+def move_cell_ok(old, colour, sections, k):
+    """Cell ``k`` takes a moved stall of ``colour`` by area and section: in the colour's
+    area, in one of the ``sections`` open to it (``move_sections_open``), not its ``old``
+    cell."""
+    return (k != old and AREA_CODE[k] >> colour & 1 == 1
+            and sections >> SECTION_OF[k] & 1 == 1)
 
 
 @njit
@@ -242,8 +250,11 @@ def move_sections(s, r, seat, colour, reach):
     """The 9-bit set of the sections holding a legal destination of ``seat``'s stall of
     ``colour``, whatever the cards (§5.6 precondition 3); ``reach`` is scratch."""
     lift(s, r, seat, colour, reach)
+    old = s.stall_cell[r, seat, colour]
+    open_sections = move_sections_open(s, r, seat, colour)
+    stall_ok = reach.stall_ok
     out = 0
     for k in range(NUM_CELLS):
-        if move_cell_ok(s, r, seat, colour, reach, k) and stall_cell_ok(reach, k):
+        if stall_ok[k] and move_cell_ok(old, colour, open_sections, k):
             out |= 1 << SECTION_OF[k]
     return out

@@ -33,8 +33,10 @@ def _growth_codes_rows(s, rows, seats, out):
     reach = placement.new_reach()
     for i in range(rows.shape[0]):
         placement.load_board(s, rows[i], reach)
+        placement.mark_free(reach)
+        tile, free = reach.tile, reach.candidates
         for k in range(NUM_CELLS):
-            out[i, k] = placement.growth_colours(reach, seats[i], k)
+            out[i, k] = placement.growth_colours(tile, free, seats[i], k)
 
 
 @njit
