@@ -60,6 +60,7 @@ def test_bad_actions_raise_with_nothing_changed(env_id, num_players):
         "too large": (np.full(3, game.num_actions), envs.IllegalActionError, "out of range"),
         "wrong shape": (legal[:2], ValueError, r"shape \(3,\)"),
         "not integer": (legal + 0.5, ValueError, "integers"),
+        "whole floats": (legal.astype(np.float32), ValueError, "integers"),
     }
     for name, (actions, error, pattern) in cases.items():
         with pytest.raises(error, match=pattern):
@@ -96,6 +97,21 @@ def test_the_aec_env_explains_calls_out_of_order():
             call()
     env.reset(seed=1)  # and it starts again
     assert env.agents == env.possible_agents
+
+
+@pytest.mark.parametrize("env_id", sorted({env_id for env_id, _ in ENV_CASES}))
+def test_the_aec_env_names_the_valid_agents_and_takes_integer_actions_only(env_id):
+    env = envs.make_env(env_id)
+    env.reset(seed=0)
+    with pytest.raises(ValueError, match=r"unknown agent 'player_7'; valid: player_0, "):
+        env.observe("player_7")
+    before = env.state.copy()
+    legal = int(np.flatnonzero(env.last()[0]["action_mask"])[0])
+    for bad in (float(legal), legal + 0.5):
+        with pytest.raises(ValueError, match="actions must be integers"):
+            env.step(bad)
+    assert env.state.equals(before)
+    env.step(legal)
 
 
 def test_render_without_a_mode_warns_and_bad_render_arguments_fail(caplog):

@@ -95,6 +95,9 @@ class TradewindsAECEnv(AECEnv):
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         self._require_game()
+        if agent not in self._seat:
+            raise ValueError(f"{self.metadata['name']}: unknown agent {agent!r}; valid: "
+                             f"{', '.join(self.possible_agents)}")
         seat = self._seat[agent]
         obs = self.game.observe(self.state, seat)[0]
         if agent == self.agent_selection and not (self.state.terminated[0]

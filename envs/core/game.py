@@ -431,11 +431,9 @@ class Game(abc.ABC, Generic[S]):
             raise ValueError(
                 f"{self.ENV_ID}: actions must have shape ({state.batch_size},), got {arr.shape}"
             )
-        if arr.dtype.kind not in "iu":  # not integer (bool included)
-            if arr.dtype.kind == "f" and np.all(arr == np.round(arr)):
-                arr = arr.astype(np.int64)
-            else:
-                raise ValueError(f"{self.ENV_ID}: actions must be integers, got {arr.dtype}")
+        if arr.dtype.kind not in "iu":  # not integer (bool and whole floats included)
+            raise ValueError(f"{self.ENV_ID}: actions must be integers (an integer dtype), "
+                             f"got {arr.dtype}")
         return arr.astype(np.int64, copy=False)
 
     def _legal_names(self, row_mask: np.ndarray, limit: int = 12) -> str:
