@@ -33,8 +33,10 @@ SECTION_OF = SECTION.astype(np.int64)
 class Reach(NamedTuple):
     """One board's analysis (scratch arrays, filled by ``analyse``).
 
-    The small per-cell rules below are inlined where they are called (``inline="always"``):
-    a call passes its tuples by value, which costs more than the rule itself.
+    Loops over cells read its arrays through locals taken before the loop, and per-cell
+    rules take plain arrays (and are inlined): reading an array out of a tuple, or passing a
+    tuple to a call, inside a cell loop costs more than the rule itself (``analyse`` took
+    62 µs a board that way, 5.4 µs with locals).
     """
 
     tile: np.ndarray  # (182,) int8 the tiles (a copy: a move lifts its stall here)
@@ -45,7 +47,7 @@ class Reach(NamedTuple):
     candidates: np.ndarray  # (182,) bool the free cells
     safe: np.ndarray  # (182,) bool a tile there keeps the targets connected
     connected: np.ndarray  # (182, 4) bool its neighbour that way stays connected to them
-    dirs: np.ndarray  # (182, 4) bool ``stall_direction_ok`` of every cell
+    dirs: np.ndarray  # (182, 4) bool a stall tile on the cell may face that way (§5.3)
     stall_ok: np.ndarray  # (182,) bool some direction of ``dirs``
     main: np.ndarray  # (9,) int64 the colour set of the main stalls (any owner) per section
 
