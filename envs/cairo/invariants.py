@@ -33,6 +33,7 @@ from envs.cairo.data import (
     SILVER,
 )
 from envs.cairo.state import CairoState, Phase, Stage, Verb
+from envs.core.invariants import InvariantReport
 
 _GROUPS = NUM_OWNERS * NUM_COLOURS
 
@@ -73,10 +74,10 @@ def check_invariants(state: CairoState) -> list[str]:
     """Messages ``row r: invariant n: what`` for every violated invariant, empty if none."""
     num, players = state.batch_size, state.vp.shape[1]
     rows = np.arange(num)
-    checks: list[tuple[str, np.ndarray]] = []
+    report = InvariantReport(num)
 
     def check(name: str, ok: np.ndarray) -> None:
-        checks.append((name, np.broadcast_to(ok, (num,))))
+        report.check(f"invariant {name}", ok)
 
     held = state.money.sum(axis=1)
     check("1 money: amounts >= 0 and tray + held = 20",
@@ -178,7 +179,4 @@ def check_invariants(state: CairoState) -> list[str]:
     check("the seat to act has not dropped out", ~live | ~state.dropped[
         rows, np.clip(state.current_player, 0, players - 1)])
 
-    messages = []
-    for name, ok in checks:
-        messages.extend(f"row {r}: invariant {name}" for r in np.flatnonzero(~ok))
-    return messages
+    return report.messages()

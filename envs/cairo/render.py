@@ -30,6 +30,7 @@ from envs.cairo.data import (
     WIDTH,
 )
 from envs.cairo.state import CairoState, Phase, Stage, Verb
+from envs.core.names import seat_name
 
 if TYPE_CHECKING:
     from envs.cairo.game import CairoGame
@@ -45,11 +46,6 @@ LEGEND = (
     "stall group of 3 cells | unplaced = colours of stalls not yet on the board | known = "
     "cards of the hand the others have seen | VP 14 (final 27) = victory points now, and "
     "with the final scoring (medals, one VP per 3 coins) were the game to end now")
-
-
-def seat_name(seat: int) -> str:
-    """The seat's name, as the AEC env's agents are named."""
-    return f"player_{seat}"
 
 
 def _owner_mark(owner: int) -> str:

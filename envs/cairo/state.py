@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import dataclasses
 from enum import IntEnum
-from types import SimpleNamespace
 
 import numpy as np
 
@@ -74,14 +73,6 @@ class StepEnd(IntEnum):
     TURN_OVER = 13  # the turn is over: a pass, the draws done, a build or a lure
     PLACED = 14  # a setup or neutral stall is placed: the next placement follows
 
-
-def _plain(enum: type[IntEnum]) -> SimpleNamespace:
-    return SimpleNamespace(**{member.name: int(member) for member in enum})
-
-
-# Plain-int copies of the enums for the hot NumPy code: NumPy takes a slow path for an IntEnum
-# member (comparing an array with one costs several µs at B = 1, an int well under one).
-STAGE, PHASE, VERB, END = _plain(Stage), _plain(Phase), _plain(Verb), _plain(StepEnd)
 
 ACTIONS = ActionLayout(
     [
