@@ -1,14 +1,16 @@
 """Soak test: batched random play checking the rules' invariants after every step.
 
     python -m benchmarks.soak --env cairo --games 10000 [--players 2,3,4] [--batch 1024]
-                              [--seed 0] [--policy uniform]
+                              [--seed 0] [--policy uniform] [--check step|end]
 
 Games are played in waves of ``--batch`` rows seeded ``seed, seed + 1, ...`` with uniform
 legal actions, or with ``--policy NAME``: an agent of the game (``agents.list_agents``), or
 a policy its agents module offers for soaks in ``SOAK_POLICIES`` (a random policy biased
 towards the rules uniform play seldom reaches, e.g. discoveries' ``contract_biased``).
 After every step the game's ``check_invariants`` runs on the whole batch (and every
-automatic action is checked against its decision's mask, ``Game.check_forced``). A violation stops
+automatic action is checked against its decision's mask, ``Game.check_forced``); with
+``--check end`` only once every game of the wave has ended, on the final positions (many
+more games an hour, for the long soaks). A violation stops
 the run, prints the seed and the action sequence that replay it on a single game, and
 writes that game's record (``envs.records``) under ``--out`` (default ``runs/soak``), which
 ``python -m envs.replay FILE`` prints position by position. At
@@ -99,14 +101,15 @@ def make_policy(env_id: str, players: int, name: str, seed: int):
     return agents.make_agent(name, env_id, players, seed=seed)
 
 
-def soak_wave(game, batch: int, seed: int, policy=None,
-              counts: Counter | None = None) -> tuple[int, int, int]:
+def soak_wave(game, batch: int, seed: int, policy=None, counts: Counter | None = None,
+              every_step: bool = True) -> tuple[int, int, int]:
     """Play one wave to the end; returns (games, env-steps, truncated games).
 
     Args:
         policy: the agent that plays every seat (None: masked-uniform actions).
         counts: where to add the automatic decisions applied (by decision name) and the
             decisions asked with one legal action ("asked with one action").
+        every_step: check the invariants after every step (False: on the final positions).
 
     Raises:
         InvariantViolation: with the seed and actions of the first failing row.
@@ -130,18 +133,24 @@ def soak_wave(game, batch: int, seed: int, policy=None,
             for phase, n in zip(*np.unique(auto.phases, return_counts=True), strict=True):
                 counts[f"automatic {game.phase_name(int(phase))}"] += int(n)
         steps += int(live.sum())
-        problems = game.check_invariants(state)
-        if problems:
-            row = _failing_row(game, state, problems)
-            taken = [int(a) for a in np.array(history)[:, row] if a >= 0]
-            raise InvariantViolation(
-                replay_recipe(game.ENV_ID, game.num_players, seed + row, taken,
-                              game.check_invariants(state.take(row)) or problems),
-                game=(seed + row, taken))
+        if every_step or state.done.all():
+            _check(game, state, seed, history)
         if len(history) > game.max_decisions:
             raise InvariantViolation(f"{game!r}: a game ran past max_decisions "
                                      f"({game.max_decisions}) in the wave seeded {seed}")
     return batch, steps, int(state.truncated.sum())
+
+
+def _check(game, state, seed: int, history: list[np.ndarray]) -> None:
+    """Raise an ``InvariantViolation`` naming the first failing row's game, if any."""
+    problems = game.check_invariants(state)
+    if problems:
+        row = _failing_row(game, state, problems)
+        taken = [int(a) for a in np.array(history)[:, row] if a >= 0]
+        raise InvariantViolation(
+            replay_recipe(game.ENV_ID, game.num_players, seed + row, taken,
+                          game.check_invariants(state.take(row)) or problems),
+            game=(seed + row, taken))
 
 
 def _failing_row(game, state, problems: list[str]) -> int:
@@ -169,6 +178,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=Path("runs/soak"),
                         help="where the record of a game that breaks an invariant goes "
                              "(default: runs/soak)")
+    parser.add_argument("--check", choices=("step", "end"), default="step",
+                        help="when the invariants are checked: after every step (the "
+                             "default) or on each game's final position")
     cli.add_progress(parser)
     args = parser.parse_args(argv)
     if args.games < 1 or args.batch < 1:
@@ -197,7 +209,8 @@ def main(argv: list[str] | None = None) -> int:
             while games < args.games:
                 batch = min(args.batch, args.games - games)
                 try:
-                    g, s, t = soak_wave(game, batch, args.seed + games, policy, counts)
+                    g, s, t = soak_wave(game, batch, args.seed + games, policy, counts,
+                                        every_step=args.check == "step")
                 except InvariantViolation as err:
                     print(err, file=sys.stderr)
                     if err.game is not None:
@@ -209,9 +222,10 @@ def main(argv: list[str] | None = None) -> int:
                 progress.update(g)
         elapsed = time.perf_counter() - start
         played_by = "" if policy is None else f" ({args.policy})"
+        when = "every step" if args.check == "step" else "at the end of each game"
         print(f"{args.env} {p}p{played_by}: {games} games clean, {truncated} truncated, "
               f"{steps / games:.0f} decisions/game, {games / elapsed:,.1f} games/s, "
-              f"{steps / elapsed:,.0f} env-steps/s (invariants checked every step)")
+              f"{steps / elapsed:,.0f} env-steps/s (invariants checked {when})")
         if counts:
             print("  per game: " + ", ".join(f"{name} {n / games:.1f}"
                                              for name, n in sorted(counts.items())))

@@ -1,7 +1,7 @@
 """Env-steps and games per second of every registered game, beside PettingZoo and OpenSpiel.
 
     python -m benchmarks.throughput [--env cairo] [--players 3] [--batch-sizes 1,64,1024]
-                                    [--seconds 2] [--min-batch-steps 600]
+                                    [--threads 1,2] [--seconds 2] [--min-batch-steps 600]
                                     [--out benchmarks/results]
 
 Each game is measured at B = 1 through the PettingZoo AEC env and at every batch size through
@@ -15,8 +15,10 @@ tensors) run in the same process with the same masked-uniform random actions, an
 figure is also given as a ratio to ``connect_four_v3``: to ``connect_four_v3`` timed in
 quarter-second slices alternating with that figure's own over the same span of time (the
 machines we share drift in speed by tens of percent within minutes, and within the seconds
-of one figure). A reference whose package is missing is skipped with a note. One core: BLAS
-threads are pinned to 1 before NumPy loads.
+of one figure). A reference whose package is missing is skipped with a note. BLAS threads
+are pinned to 1 before NumPy loads; every figure runs on one core except the ones of
+``--threads`` above 1, which measure the largest batch again with a compiled game's batch
+kernels on that many threads (``TRADEWINDS_THREADS``), and a table gives their speed-up.
 
 Beside steps/s each figure gives games/s (games finished per second: automatic decisions make
 a game's steps fewer and heavier, so steps alone mislead across games) and the minor page
@@ -54,6 +56,8 @@ from benchmarks._measure import (  # noqa: E402
     vec_runner,
 )
 from envs.core import cli  # noqa: E402
+from envs.core.compiled import CompiledGame  # noqa: E402
+from envs.core.jit import check_threads  # noqa: E402
 from envs.core.memory import retain_freed_memory  # noqa: E402
 from envs.core.sampling import sample_actions  # noqa: E402
 
@@ -73,6 +77,7 @@ class Result:
     reference: float | None = None
     games_per_s: float | None = None  # games finished per second (tradewinds figures)
     faults_per_step: float | None = None  # minor page faults per batched step
+    threads: int = 1  # threads of a compiled game's batch kernels
 
     @property
     def us_per_row_step(self) -> float:
@@ -133,8 +138,10 @@ def baselines(seconds: float) -> list[Result]:
 
 def measure_game(env_id: str, players: int, batch_sizes: list[int], seconds: float,
                  progress: tqdm, min_batch_steps: int = 0,
-                 reference: Callable[[], int] | None = None) -> list[Result]:
-    """The AEC and batched figures of one game and player count.
+                 reference: Callable[[], int] | None = None,
+                 threads: tuple[int, ...] = ()) -> list[Result]:
+    """The AEC and batched figures of one game and player count, then the largest batch again
+    on each of ``threads`` threads (a game of the NumPy driver has none to use: skipped).
 
     ``reference`` (a runner of the reference game) is timed in slices alternating with each
     measurement (``timed_beside``): on a machine whose speed drifts, a ratio to a reference
@@ -143,26 +150,36 @@ def measure_game(env_id: str, players: int, batch_sizes: list[int], seconds: flo
     results = []
 
     def measure(mode: str, batch: int, run: Callable[[], int], counts: Counts,
-                min_steps: int = 0) -> None:
+                min_steps: int = 0, threads: int = 1) -> None:
         if reference is None:
             rate, beside = timed(run, seconds, min_steps=min_steps), None
         else:
             rate, beside = timed_beside(run, reference, seconds, min_steps=min_steps)
         faults = counts.faults_per_step(batch) if mode == "make_game" else None
         results.append(Result("tradewinds", env_id, players, mode, batch, rate, beside,
-                              counts.games_per_s(rate), faults))
+                              counts.games_per_s(rate), faults, threads))
         progress.update()
+
+    def measure_batch(batch: int, threads: int = 1) -> None:
+        vec = envs.make_vec(env_id, num_envs=batch, num_players=players, seed=0,
+                            threads=threads)
+        counts = Counts()
+        measure("make_game", batch, vec_runner(vec, chunk=min(max(1, 4096 // batch), 64),
+                                               counts=counts),
+                counts, min_batch_steps * batch, threads)
 
     progress.set_postfix_str(f"{env_id} {players}p AEC")
     counts = Counts()
     measure("AEC", 1, aec_episode_runner(envs.make_env(env_id, players), counts=counts), counts)
     for batch in batch_sizes:
         progress.set_postfix_str(f"{env_id} {players}p B={batch}")
-        vec = envs.make_vec(env_id, num_envs=batch, num_players=players, seed=0)
-        chunk = max(1, 4096 // batch)
-        counts = Counts()
-        measure("make_game", batch, vec_runner(vec, chunk=min(chunk, 64), counts=counts),
-                counts, min_batch_steps * batch)
+        measure_batch(batch)
+    compiled = issubclass(envs.game_class(env_id), CompiledGame)
+    for count in threads:
+        if count > 1 and compiled:
+            progress.set_postfix_str(f"{env_id} {players}p B={max(batch_sizes)} {count} threads")
+            measure_batch(max(batch_sizes), count)
+        progress.update()
     return results
 
 
@@ -234,11 +251,24 @@ def row_cost_fractions(results: list[Result], reference: float | None) -> dict[i
     return out
 
 
+def thread_speedups(results: list[Result], reference: float | None
+                    ) -> list[tuple[Result, float]]:
+    """Each figure on more than one thread with its speed-up over the same game, player count
+    and batch on one thread, both taken relative to the reference timed beside them."""
+    def relative(r: Result) -> float:
+        return r.steps_per_s / (r.reference or reference or 1.0)
+
+    single = {(r.env, r.players, r.batch): r for r in results
+              if r.mode == "make_game" and r.threads == 1}
+    return [(r, relative(r) / relative(single[(r.env, r.players, r.batch)]))
+            for r in results if r.threads > 1 and (r.env, r.players, r.batch) in single]
+
+
 def to_markdown(results: list[Result], reference: float | None) -> str:
     lines = [
-        "| system | env | players | mode | B | env-steps/s | games/s | µs per row-step "
-        "| × connect_four | row cost ÷ B = 1 | page faults per step |",
-        "|---|---|---|---|---|---|---|---|---|---|---|",
+        "| system | env | players | mode | B | threads | env-steps/s | games/s "
+        "| µs per row-step | × connect_four | row cost ÷ B = 1 | page faults per step |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     fractions = row_cost_fractions(results, reference)
     for k, r in enumerate(results):
@@ -248,8 +278,19 @@ def to_markdown(results: list[Result], reference: float | None) -> str:
         games = "" if r.games_per_s is None else f"{r.games_per_s:,.1f}"
         faults = "" if r.faults_per_step is None else f"{r.faults_per_step:.1f}"
         lines.append(f"| {r.system} | {r.env} | {r.players} | {r.mode} | {r.batch} | "
-                     f"{r.steps_per_s:,.0f} | {games} | {r.us_per_row_step:.2f} | {ratio} | "
-                     f"{row_cost} | {faults} |")
+                     f"{r.threads} | {r.steps_per_s:,.0f} | {games} | {r.us_per_row_step:.2f} "
+                     f"| {ratio} | {row_cost} | {faults} |")
+    return "\n".join(lines)
+
+
+def threads_markdown(results: list[Result], reference: float | None) -> str:
+    """The speed-up of the figures on several threads (empty without any)."""
+    speedups = thread_speedups(results, reference)
+    if not speedups:
+        return ""
+    lines = ["| env | players | B | threads | speed-up over one thread |", "|---|---|---|---|---|"]
+    lines += [f"| {r.env} | {r.players} | {r.batch} | {r.threads} | {x:.2f} |"
+              for r, x in speedups]
     return "\n".join(lines)
 
 
@@ -280,16 +321,22 @@ def write(results: list[Result], reference: float | None, splits: list[Split], o
              "`game.step` (automatic decisions and those masks included) and the restart of "
              "finished games.\n\n"
              + split_markdown(splits))
-    (out / "throughput.md").write_text(header + to_markdown(results, reference) + split
-                                       + "\n")
+    threads = threads_markdown(results, reference)
+    if threads:
+        threads = ("\n\n## Threads\n\nThe largest batch on several threads (numba's "
+                   "`prange` over rows), against one thread, each relative to the reference "
+                   "timed beside it.\n\n" + threads)
+    (out / "throughput.md").write_text(header + to_markdown(results, reference) + threads
+                                       + split + "\n")
     with open(out / "throughput.csv", "w", newline="") as f:
         writer = csv.writer(f)
-        writer.writerow(["system", "env", "players", "mode", "batch", "steps_per_s",
+        writer.writerow(["system", "env", "players", "mode", "batch", "threads", "steps_per_s",
                          "us_per_row_step", "ratio_to_connect_four", "row_cost_of_batch_1",
                          "games_per_s", "page_faults_per_step"])
         fractions = row_cost_fractions(results, reference)
         for k, r in enumerate(results):
-            writer.writerow([r.system, r.env, r.players, r.mode, r.batch, f"{r.steps_per_s:.1f}",
+            writer.writerow([r.system, r.env, r.players, r.mode, r.batch, r.threads,
+                             f"{r.steps_per_s:.1f}",
                              f"{r.us_per_row_step:.3f}",
                              f"{r.steps_per_s / (r.reference or reference):.3f}"
                              if r.reference or reference else "",
@@ -308,6 +355,9 @@ def main(argv: list[str] | None = None) -> None:
                         help="comma-separated player counts (default: every supported count)")
     parser.add_argument("--batch-sizes", default="1,64,1024",
                         help="batch sizes through make_game (default: 1,64,1024)")
+    parser.add_argument("--threads", default="1,2",
+                        help="comma-separated thread counts; each above 1 measures the "
+                             "largest batch again on that many threads (default: 1,2)")
     parser.add_argument("--seconds", type=float, default=2.0,
                         help="time spent on each measurement (default: 2)")
     parser.add_argument("--min-batch-steps", type=int, default=600,
@@ -319,6 +369,12 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     env_ids = cli.env_ids(parser, args.env)
     batch_sizes = cli.positive_ints(parser, "--batch-sizes", args.batch_sizes)
+    threads = tuple(cli.positive_ints(parser, "--threads", args.threads))
+    try:
+        for count in threads:
+            check_threads(count)
+    except ValueError as error:
+        parser.error(f"--threads: {error}")
     if args.players:
         wanted = set(cli.positive_ints(parser, "--players", args.players))
         cases = [(e, p) for e in env_ids for p in envs.game_class(e).PLAYER_COUNTS
@@ -335,17 +391,20 @@ def main(argv: list[str] | None = None) -> None:
     # The reference again beside every measurement.
     beside = _connect_four() if reference is not None else None
     splits = []
-    with tqdm(total=len(cases) * (2 + len(batch_sizes)), desc="throughput",
+    with tqdm(total=len(cases) * (2 + len(batch_sizes) + len(threads)), desc="throughput",
               disable=not args.progress) as progress:
         for env_id, players in cases:
             results += measure_game(env_id, players, batch_sizes, args.seconds, progress,
-                                    args.min_batch_steps, beside)
+                                    args.min_batch_steps, beside, threads)
             progress.set_postfix_str(f"{env_id} {players}p split at B={max(batch_sizes)}")
             splits.append(measure_split(env_id, players, max(batch_sizes), args.seconds,
                                         args.min_batch_steps))
             progress.update()
     print(to_markdown(results, reference))
     print()
+    if thread_speedups(results, reference):
+        print(threads_markdown(results, reference))
+        print()
     print(split_markdown(splits))
     if args.out is not None:
         write(results, reference, splits, args.out)

@@ -12,17 +12,20 @@ from envs import records
 def test_throughput_writes_markdown_and_csv(tmp_path, monkeypatch):
     monkeypatch.setattr(throughput, "baselines", lambda seconds: [])
     throughput.main(["--env", "toy", "--players", "2", "--batch-sizes", "1,8",
-                     "--seconds", "0.05", "--out", str(tmp_path), "--no-progress"])
+                     "--threads", "1,2", "--seconds", "0.05", "--out", str(tmp_path),
+                     "--no-progress"])
     table = (tmp_path / "throughput.md").read_text()
-    assert "| tradewinds | toy | 2 | AEC | 1 |" in table
-    assert "| tradewinds | toy | 2 | make_game | 8 |" in table
+    assert "| tradewinds | toy | 2 | AEC | 1 | 1 |" in table
+    assert "| tradewinds | toy | 2 | make_game | 8 | 1 |" in table
+    assert "| tradewinds | toy | 2 | make_game | 8 | 2 |" in table  # B = 8 again, 2 threads
+    assert "## Threads" in table and "| toy | 2 | 8 | 2 |" in table
     assert "| toy | 2 | 8 |" in table  # the split of a B = 8 step
     rows = (tmp_path / "throughput.csv").read_text().splitlines()
-    assert len(rows) == 1 + 3 and float(rows[1].split(",")[5]) > 0
+    assert len(rows) == 1 + 4 and float(rows[1].split(",")[6]) > 0
     cells = rows[3].split(",")
-    assert float(cells[8]) > 0  # B = 8's row cost as a fraction of B = 1's
+    assert float(cells[9]) > 0  # B = 8's row cost as a fraction of B = 1's
     # A toy game is 24 decisions at most, so games/s is at least a 24th of steps/s.
-    assert float(cells[9]) >= float(cells[5]) / 24 > 0
+    assert float(cells[10]) >= float(cells[6]) / 24 > 0
 
 
 def test_throughput_ratios_use_the_reference_timed_beside_each_figure(monkeypatch):
@@ -37,7 +40,7 @@ def test_throughput_ratios_use_the_reference_timed_beside_each_figure(monkeypatc
                                           reference=lambda: 1)
     assert [r.reference for r in results] == [200.0, 2000.0]
     table = throughput.to_markdown(results, reference=50.0)
-    assert "| tradewinds | toy | 2 | AEC | 1 | 400 |" in table
+    assert "| tradewinds | toy | 2 | AEC | 1 | 1 | 400 |" in table
     assert "| 2500.00 | 2.00 |" in table and "| 2500.00 | 0.20 |" in table
 
 
@@ -49,8 +52,19 @@ def test_row_cost_of_a_batch_is_relative_to_the_reference_beside_each_figure():
                throughput.Result("tradewinds", "toy", 2, "AEC", 1, 90.0, 200.0)]
     assert throughput.row_cost_fractions(results, reference=None) == {1: 0.1}
     table = throughput.to_markdown(results, reference=None)
-    assert "| make_game | 8 | 2,000 |  | 500.00 | 5.00 | 1/10.0 |  |" in table
-    assert "| make_game | 1 | 100 |  | 10000.00 | 0.50 |  |  |" in table
+    assert "| make_game | 8 | 1 | 2,000 |  | 500.00 | 5.00 | 1/10.0 |  |" in table
+    assert "| make_game | 1 | 1 | 100 |  | 10000.00 | 0.50 |  |  |" in table
+
+
+def test_thread_speedup_is_relative_to_the_reference_beside_each_figure():
+    """Two threads make 3 times the steps of one, but the reference ran 1.5 times as fast
+    beside them: the speed-up is 2."""
+    results = [throughput.Result("tradewinds", "toy", 2, "make_game", 8, 1000.0, 100.0),
+               throughput.Result("tradewinds", "toy", 2, "make_game", 8, 3000.0, 150.0,
+                                 threads=2)]
+    [(figure, speedup)] = throughput.thread_speedups(results, reference=None)
+    assert figure.threads == 2 and speedup == pytest.approx(2.0)
+    assert "| toy | 2 | 8 | 2 | 2.00 |" in throughput.threads_markdown(results, None)
 
 
 def test_timed_makes_at_least_min_steps():
@@ -89,7 +103,8 @@ def test_throughput_rejects_bad_input_with_a_usage_error(capsys):
     for argv, message in ((["--env", "nope"], "unknown env id 'nope'"),
                           (["--batch-sizes", "0,x"], "--batch-sizes: 0 is not a positive"),
                           (["--batch-sizes", "x"], "'x' is not an integer"),
-                          (["--env", "toy", "--players", "7"], "supports 7 players")):
+                          (["--env", "toy", "--players", "7"], "supports 7 players"),
+                          (["--threads", "999"], "--threads: threads=999 is more than")):
         with pytest.raises(SystemExit) as exit_info:
             throughput.main([*argv, "--seconds", "0.01"])
         assert exit_info.value.code == 2
@@ -129,6 +144,25 @@ def test_soak_prints_a_replayable_violation_and_writes_its_record(capsys, monkey
     assert record.header["seed"] == 5 and record.header["players"][0] == "player_0: uniform"
     assert [m.action for m in record.asked()] == actions
     assert broken(game, record.state_at(record.num_steps))
+
+
+def test_soak_checks_final_positions_only_when_asked(capsys, monkeypatch):
+    import toy_game
+
+    calls = []
+    checked = toy_game.ToyGame.check_invariants
+
+    def counted(self, state):
+        calls.append(bool(state.done.all()))
+        return checked(self, state)
+
+    monkeypatch.setattr(toy_game.ToyGame, "check_invariants", counted)
+    assert soak.main(["--env", "toy", "--games", "8", "--players", "2", "--check", "end"]) == 0
+    assert "8 games clean" in capsys.readouterr().out
+    assert calls == [True]  # one wave, checked once, when every game has ended
+    calls.clear()
+    assert soak.main(["--env", "toy", "--games", "8", "--players", "2"]) == 0
+    assert len(calls) > 1 and not all(calls)
 
 
 def test_soak_rejects_a_bad_player_count():
