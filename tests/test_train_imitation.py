@@ -25,6 +25,7 @@ def test_demonstrations_are_the_teachers_legal_moves_with_their_game_results():
     demos = imitation.collect(game, HighestCardFirst(), 600, num_envs=8, seed=5,
                               progress=False)
     assert demos.observations.shape == (600, *game.observation_shape)
+    assert demos.observations.dtype == imitation.OBS_DTYPE  # half the memory of float32
     assert demos.masks[np.arange(600), demos.actions].all(), "every action was legal"
     # The toy game pays only a rank reward at the end: +1, 0 or -1 (or a shared split).
     assert set(np.unique(demos.returns)) <= {-1.0, -0.5, 0.0, 0.5, 1.0}
@@ -33,6 +34,33 @@ def test_demonstrations_are_the_teachers_legal_moves_with_their_game_results():
     playing = demos.masks[:, :4].any(axis=1)
     highest = np.where(demos.masks[:, :4], np.arange(4), -1).max(axis=1)
     np.testing.assert_array_equal(demos.actions[playing], highest[playing])
+
+
+def test_demonstrations_are_whole_games_in_the_order_they_ended():
+    """The first game to end fills the first rows, move by move: its actions, its
+    observations (within float16's precision) and each acting seat's final reward."""
+    game = envs.make_game("toy", 3)
+    demos = imitation.collect(game, HighestCardFirst(), 300, num_envs=4, seed=9,
+                              progress=False)
+    env = envs.make_vec("toy", num_envs=4, num_players=3, seed=9)
+    obs, info = env.reset(seed=9)
+    first_to_end = None
+    played = {row: [] for row in range(4)}
+    while first_to_end is None:
+        actions = HighestCardFirst().act(game, env.state, info["current_player"])
+        for row in range(4):
+            played[row].append((obs[row].copy(), int(actions[row]),
+                                int(info["current_player"][row])))
+        obs, rewards, terminated, truncated, info = env.step(actions)
+        ended = np.flatnonzero(terminated | truncated)
+        if ended.size:
+            first_to_end = int(ended[0])
+    moves = played[first_to_end]
+    np.testing.assert_array_equal(demos.actions[:len(moves)], [a for _, a, _ in moves])
+    recorded = demos.observations[:len(moves)].astype(np.float32)
+    np.testing.assert_allclose(recorded, np.stack([o for o, _, _ in moves]), atol=2.5e-4)
+    np.testing.assert_array_equal(demos.returns[:len(moves)],
+                                  [rewards[first_to_end, seat] for _, _, seat in moves])
 
 
 def test_fit_clones_a_deterministic_teacher():
