@@ -8,6 +8,8 @@ Hooks into MaskablePPO's loop:
   TensorBoard (``selfplay/*``), append one JSON line to ``metrics.jsonl`` (what
   ``train.analysis`` reads), and show the steps/s on the progress bar (or print a line per
   update without one);
+* (``ValueWarmup``) at the end of each rollout, i.e. before its update: the policy's own
+  layers are frozen during the first ``--value-warmup`` updates;
 * at the start of a rollout, i.e. after an update: every ``snapshot_every`` updates freeze the
   policy into the opponent pool (and ``pool/``), every ``checkpoint_every`` updates write
   ``checkpoints/latest.zip`` atomically; then the env's ``sync_opponents()`` hands the pool's
@@ -168,3 +170,34 @@ class SelfPlayCallback(BaseCallback):
         if self._bar is not None:
             self._bar.close()
             self._bar = None
+
+
+class ValueWarmup(BaseCallback):
+    """The first ``updates`` PPO updates train the value function alone, then both.
+
+    The policy's own layers (``mlp_extractor.policy_net`` and ``action_net``) are frozen
+    before each of those updates: no gradient reaches them, so Adam leaves them as they
+    are. Why: a warm-started critic was fitted to the clone's final rewards, not to the
+    returns PPO trains on (discounted, with the shaping's potential differences), and
+    until it has caught up its errors bias every advantage, so the first updates would move
+    the cloned policy on noise.
+
+    Args:
+        updates: updates with the policy frozen.
+        done: updates already made (a resumed run continues the count).
+    """
+
+    def __init__(self, updates: int, done: int = 0):
+        super().__init__(verbose=0)
+        self.updates = int(updates)
+        self.done = int(done)
+
+    def _on_step(self) -> bool:
+        return True
+
+    def _on_rollout_end(self) -> None:
+        policy = self.model.policy
+        train_policy = self.done >= self.updates
+        for layer in (policy.mlp_extractor.policy_net, policy.action_net):
+            layer.requires_grad_(train_policy)
+        self.done += 1

@@ -118,6 +118,10 @@ class Config:
     """teacher decisions recorded for the warm start"""
     imitate_epochs: int = 4
     """passes of the warm start's fit over the recorded decisions"""
+    value_warmup: int = 0
+    """first PPO updates that train the value function alone, the policy frozen, so that a
+    critic fitted to the warm start's returns catches up with PPO's before its advantages
+    move the policy (0: none)"""
 
     # ---------------------------------------------------------------- the opponent pool
     opp_self: float = 0.3

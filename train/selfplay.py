@@ -35,6 +35,7 @@ from pathlib import Path
 
 import torch
 from sb3_contrib import MaskablePPO
+from stable_baselines3.common.callbacks import CallbackList
 from stable_baselines3.common.logger import configure
 from stable_baselines3.common.utils import set_random_seed
 
@@ -44,7 +45,7 @@ from agents.policy import load_policy_agent
 from agents.random_agent import RandomAgent
 from envs.core.registry import game_class
 from train import analysis, imitation
-from train.callbacks import SelfPlayCallback
+from train.callbacks import SelfPlayCallback, ValueWarmup
 from train.checkpoint import atomic_write_text, find_run_dir, git_revision, save_checkpoint
 from train.config import Config, reproduce_command, resolve
 from train.evaluate import elo_table, markdown_table, win_rates
@@ -172,8 +173,9 @@ def main(argv: Sequence[str] | None = None) -> Path:
     remaining = cfg.timesteps - model.num_timesteps
     t0 = time.time()
     if remaining > 0:
-        model.learn(total_timesteps=remaining, callback=callback, reset_num_timesteps=False,
-                    log_interval=1)
+        warmup = ValueWarmup(cfg.value_warmup, done=updates)
+        model.learn(total_timesteps=remaining, callback=CallbackList([warmup, callback]),
+                    reset_num_timesteps=False, log_interval=1)
     train_s = time.time() - t0
     steps_done = max(model.num_timesteps - int(resumed["timesteps"] if resumed else 0), 0)
     print(f"trained {steps_done} steps in {train_s:.1f}s "
