@@ -157,7 +157,8 @@ def njit(function: Callable | None = None, **options: Any) -> Any:
 
 def specialise(function: Callable, suffix: str, **bindings: Callable) -> Callable:
     """A copy of a generic plain-Python ``function`` whose global names in ``bindings`` are
-    bound to other functions (a game's row functions), for ``njit`` to compile.
+    bound to other functions (a game's row functions) or classes (its view), for ``njit``
+    to compile.
 
     numba resolves a global at compile time, so the copy compiles to a kernel that calls the
     bound functions directly; passing them as arguments instead costs ~10 µs a call and
@@ -176,6 +177,9 @@ def specialise(function: Callable, suffix: str, **bindings: Callable) -> Callabl
     # The copy's compiled code holds the bound functions' code: their files key its cache.
     files = []
     for bound in bindings.values():
+        if isinstance(bound, type):  # a class (a game's view): the file that defines it
+            files.append(sys.modules[bound.__module__].__file__)
+            continue
         py_func = getattr(bound, "py_func", bound)
         files += [py_func.__code__.co_filename, *getattr(py_func, _MARK, ())]
     setattr(copy, _MARK, tuple(files))
