@@ -43,7 +43,12 @@ class Demonstrations:
                    np.empty(size, np.int64), np.empty(size, np.float32))
 
 
-def collect(game: Game, teacher: Agent, decisions: int, num_envs: int = 256,
+# Games recorded at once: each holds its decisions so far until it ends (a cairo game ~450,
+# 6 kB each with three agents' hints), so 256 of them would add ~0.3 GB to the peak.
+RECORDING_GAMES = 64
+
+
+def collect(game: Game, teacher: Agent, decisions: int, num_envs: int = RECORDING_GAMES,
             seed: int = 0, progress: bool = True,
             hints: ActionHints | None = None) -> Demonstrations:
     """Record ``decisions`` decisions of ``teacher`` playing every seat of ``num_envs`` games.

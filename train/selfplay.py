@@ -139,7 +139,7 @@ def main(argv: Sequence[str] | None = None) -> Path:
     elif cfg.imitate:
         teacher = make_scripted_agent(cfg.imitate, cfg.env, cfg.players, seed=cfg.seed + 5)
         demos = imitation.collect(game, teacher, cfg.imitate_decisions,
-                                  num_envs=cfg.num_envs, seed=cfg.seed + 7 * 10**6,
+                                  seed=cfg.seed + 7 * 10**6,
                                   progress=cfg.progress, hints=hints)
         fitted = imitation.fit(model.policy, demos, epochs=cfg.imitate_epochs,
                                batch_size=cfg.batch_size, seed=cfg.seed,
