@@ -72,7 +72,8 @@ def test_a_copy_elsewhere_reuses_the_cache_and_a_changed_table_is_never_stale(tm
 
 
 def _toy_trajectory(batch: int, threads: int = 1) -> dict:
-    """Random toy games at ``batch`` rows: every step's mask, observation, rewards."""
+    """Random toy games at ``batch`` rows: every step's mask, observation and step record
+    (rewards, revealed seats, automatic decisions)."""
     from toy_game import ToyGame
 
     game = ToyGame(3).with_threads(threads)
@@ -82,7 +83,8 @@ def _toy_trajectory(batch: int, threads: int = 1) -> dict:
     while not state.done.all():
         mask = game.legal_action_mask(state)
         seen.append((mask.tolist(), game.observe(state, np.maximum(state.current_player, 0))
-                     .tolist(), state.rewards.tolist(), state.current_player.tolist()))
+                     .tolist(), state.rewards.tolist(), state.current_player.tolist(),
+                     state.revealed.tolist(), state.num_auto.tolist()))
         actions = np.argmax(generator.random(mask.shape) * mask, axis=1)
         game.step(state, actions)
     seen.append((state.rewards.tolist(), game.scores(state).tolist()))

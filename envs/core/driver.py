@@ -135,6 +135,33 @@ def _first_illegal(s, actions: np.ndarray) -> int:
     return -1
 
 
+def _step_row(s, r: int, action: int, keys: np.ndarray) -> None:
+    """Row ``r``'s part of ``step_batch``: its step record cleared, then its action and the
+    decisions it leaves forced."""
+    s.rewards[r, :] = 0.0
+    s.num_auto[r] = 0
+    if _done(s, r):
+        return  # a finished row keeps the revealed record of its last step
+    s.revealed[r, :] = False
+    apply(s, r, action)
+    _settle_row(s, r, s.legal_mask[r], keys)
+
+
+def _settle_live_row(s, r: int, keys: np.ndarray) -> None:
+    s.num_auto[r] = 0
+    if not _done(s, r):
+        _settle_row(s, r, s.legal_mask[r], keys)
+
+
+def _refresh_row(s, r: int) -> None:
+    s.legal_mask[r, :] = False
+    if not _done(s, r):
+        legal(s, r, s.legal_mask[r])
+
+
+# The batch loops below only call row functions in their ``prange`` loops: numba 0.68 drops a
+# write through an attribute of the view (``s.rewards[r, 0] = x``) made in a parallel loop's
+# own body, while the same write inside a called function, or through a local, is kept.
 def step_batch(arrays: tuple, actions: np.ndarray, keys: np.ndarray) -> int:
     """``Game.step``: validate every live row's action, then apply them, each followed by
     the decisions it leaves forced. Returns the first illegal row (nothing changed), or -1.
@@ -144,13 +171,7 @@ def step_batch(arrays: tuple, actions: np.ndarray, keys: np.ndarray) -> int:
     if bad >= 0:
         return bad
     for r in prange(actions.shape[0]):
-        s.rewards[r, :] = 0.0
-        s.num_auto[r] = 0
-        if _done(s, r):
-            continue  # a finished row keeps the revealed record of its last step
-        s.revealed[r, :] = False
-        apply(s, r, actions[r])
-        _settle_row(s, r, s.legal_mask[r], keys)
+        _step_row(s, r, actions[r], keys)
     return -1
 
 
@@ -158,9 +179,7 @@ def settle_batch(arrays: tuple, keys: np.ndarray) -> None:
     """``Game.settle``: the forced decisions and masks of every live row, as after a step."""
     s = View(*arrays)
     for r in prange(s.current_player.shape[0]):
-        s.num_auto[r] = 0
-        if not _done(s, r):
-            _settle_row(s, r, s.legal_mask[r], keys)
+        _settle_live_row(s, r, keys)
 
 
 def init_batch(arrays: tuple, keys: np.ndarray) -> None:
@@ -176,9 +195,7 @@ def refresh_batch(arrays: tuple) -> None:
     hand); finished rows get empty masks."""
     s = View(*arrays)
     for r in prange(s.legal_mask.shape[0]):
-        s.legal_mask[r, :] = False
-        if not _done(s, r):
-            legal(s, r, s.legal_mask[r])
+        _refresh_row(s, r)
 
 
 def ranking_batch(arrays: tuple, keys: np.ndarray) -> None:
@@ -219,7 +236,7 @@ class Kernels(NamedTuple):
 _LOOPS = {"step": step_batch, "settle": settle_batch, "init": init_batch,
           "refresh": refresh_batch, "ranking": ranking_batch, "observe": observe_batch,
           "scores": scores_batch}
-_HELPERS = (_done, _settle_row, _first_illegal)
+_HELPERS = (_done, _settle_row, _first_illegal, _step_row, _settle_live_row, _refresh_row)
 
 
 def compile_kernels(name: str, rules: RowRules, view: type, parallel: bool) -> Kernels:
