@@ -1,15 +1,15 @@
 """Batavia: ship-card auctions, company majorities, trading posts and pirates, for 3-5 players.
 
 The rules of the game specified in ``docs/rules/batavia.md`` (with its "Amendments after
-the implementation review"), as per-row functions compiled with numba (``rules/``). Each round a face-up lot of 1-6 ship cards
-and the ship (start player) is auctioned for promissory notes, the payment going to the
-other players; then every seat either draws 2 cards or displays cards to hold a company's
-seal (a strict majority of displayed cards) and moves its merchant to that company's next
-trading post on the route, taking the tile, placing a crate in its good's warehouse, and
-perhaps exchanging one post of every company held for gold. When the displayed total
-reaches the pirate threshold the largest companies are swept to the discard pile. The game
-ends at the end of the round in which a merchant reaches the goal; warehouses, coins, seals
-and the goal tile then score.
+the implementation review"), as per-row functions compiled with numba (``rules/``). Each
+round a face-up lot of 1-6 ship cards and the ship (start player) is auctioned for
+promissory notes, the payment going to the other players; then every seat either draws 2
+cards or displays cards to hold a company's seal (a strict majority of displayed cards) and
+moves its merchant to that company's next trading post on the route, taking the tile,
+placing a crate in its good's warehouse, and perhaps exchanging one post of every company
+held for gold. When the displayed total reaches the pirate threshold the largest companies
+are swept to the discard pile. The game ends at the end of the round in which a merchant
+reaches the goal; warehouses, coins, seals and the goal tile then score.
 
 Implementation choices (numbered after the spec's §8 where they refine it):
 

@@ -30,8 +30,8 @@ from envs.batavia.data import (
 )
 from envs.batavia.render import status_text
 from envs.batavia.state import BataviaState, Phase
-from envs.core.names import seat_name
 from envs.core.draw import INK, Canvas, contrast, seat_title
+from envs.core.names import seat_name
 
 if TYPE_CHECKING:
     from envs.batavia.game import BataviaGame

@@ -28,6 +28,14 @@ def _can_play_rows(s, rows, seats, hands, out):
 
 
 @njit
+def _companies_rows(s, rows, seats, hands, potential, ahead):
+    for i in range(rows.shape[0]):
+        for c in range(NUM_COMPANIES):
+            potential[i, c] = legal.potential(s, rows[i], seats[i], hands[i], c)
+            ahead[i, c] = legal.post_ahead(s, rows[i], seats[i], c)
+
+
+@njit
 def _forced_rows(s, rows, out):
     mask = np.zeros(legal.NUM_ACTIONS, np.bool_)
     for i in range(rows.shape[0]):
@@ -70,6 +78,19 @@ def can_play(game: CompiledGame, state: BataviaState, rows: np.ndarray, seats: n
     _can_play_rows(game.view(state), rows, np.asarray(seats, dtype=np.int64),
                    np.ascontiguousarray(hands, dtype=np.int64), out)
     return out
+
+
+def companies(game: CompiledGame, state: BataviaState, rows: np.ndarray, seats: np.ndarray,
+              hands: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(R, 5) bool twice: ``legal.potential`` of each seat (R,) with each hand (R, 5) (it
+    holds the company's seal or could win it, §5.3), and ``legal.post_ahead`` (a post of
+    the company lies ahead of its merchant, §5.5)."""
+    rows = _rows(rows)
+    potential = np.zeros((rows.size, NUM_COMPANIES), dtype=bool)
+    ahead = np.zeros((rows.size, NUM_COMPANIES), dtype=bool)
+    _companies_rows(game.view(state), rows, np.asarray(seats, dtype=np.int64),
+                    np.ascontiguousarray(hands, dtype=np.int64), potential, ahead)
+    return potential, ahead
 
 
 def forced(game: CompiledGame, state: BataviaState, rows: np.ndarray) -> np.ndarray:
