@@ -32,7 +32,7 @@ from envs.batavia.data import (
 )
 from envs.batavia.observation import MAX_GOLD
 from envs.batavia.rules import queries
-from envs.batavia.state import BataviaState, Phase, route_words
+from envs.batavia.state import BataviaState, Phase
 from envs.core.invariants import InvariantReport
 
 if TYPE_CHECKING:
@@ -95,7 +95,7 @@ def _tiles(state: BataviaState) -> list[tuple[str, np.ndarray]]:
     block = (space - 1) // BLOCK
     per_block = ((block[:, :, None] == np.arange(NUM_BLOCKS)) & (space[:, :, None] >= 1)).reshape(
         -1, NUM_COMPANIES, 7, NUM_BLOCKS).sum(axis=2)  # (B, company, block)
-    word = route_words(state.route)
+    word = queries.route_words(state.route)
     return [
         ("a tile is in no place or in two (route, held, exchanged)",
          (on_route == taken).any(axis=1) | (state.exchanged & ~taken).any(axis=1)),

@@ -219,11 +219,13 @@ def _seat(s, r, other, players, out, at):
     out[at + S_COINS] = s.coins[r, other]
     out[at + S_GOLD] = s.gold[r, other]
     out[at + S_HAND_SIZE] = hand_size(s, r, other)
+    known, display, posts = s.known[r, other], s.display[r, other], s.posts[r, other]
+    seal = s.seal[r]
     for c in range(NUM_COMPANIES):
-        out[at + S_KNOWN + c] = s.known[r, other, c]
-        out[at + S_DISPLAY + c] = s.display[r, other, c]
-        out[at + S_SEALS + c] = s.seal[r, c] == other
-        out[at + S_POSTS + c] = s.posts[r, other, c]
+        out[at + S_KNOWN + c] = known[c]
+        out[at + S_DISPLAY + c] = display[c]
+        out[at + S_SEALS + c] = seal[c] == other
+        out[at + S_POSTS + c] = posts[c]
         out[at + S_AHEAD + c] = post_ahead(s, r, other, c)
     out[at + S_CRATES] = s.crates[r, other]
     pos = s.pos[r, other]
@@ -251,9 +253,10 @@ def observe_row(s, r, seat, out):
     for j in range(players):
         _seat(s, r, (seat + j) % players, players, out, _SEATS + j * _SEAT_SIZE)
     opened = int(s.open[r])
+    route, tile_space, warehouse = s.route[r], s.tile_space[r], s.warehouse[r]
     for space in range(NUM_SPACES):
         at = _ROUTE + space * ROUTE_FEATURES
-        t = int(s.route[r, space])
+        t = int(route[space])
         if space + 1 > opened:  # face down
             out[at] = 1.0
         elif t >= 0:
@@ -262,18 +265,19 @@ def observe_row(s, r, seat, out):
             out[at + 2 + _TILE_COMPANY[t]] = 1.0
             out[at + 2 + NUM_COMPANIES + _TILE_GOOD[t]] = 1.0
     for t in range(NUM_COMPANIES * NUM_GOODS):
-        out[_HIDDEN + t] = s.tile_space[r, t] > opened
+        out[_HIDDEN + t] = tile_space[t] > opened
     for g in range(NUM_GOODS):
         for c in range(NUM_COMPANIES):
-            owner = _relative(s.warehouse[r, g, c], seat, players)
+            owner = _relative(warehouse[g, c], seat, players)
             out[_WAREHOUSES + (g * NUM_COMPANIES + c) * _SQUARE
                 + (owner if owner >= 0 else MAX_SEATS)] = 1.0
     lot = 0
+    lots, cubes, discard = s.lot[r], s.cubes[r], s.discard[r]
     for c in range(NUM_COMPANIES):
-        out[_LOT + c] = s.lot[r, c]
-        lot += s.lot[r, c]
-        out[_CUBES + c] = s.cubes[r, c]
-        out[_DISCARD + c] = s.discard[r, c]
+        out[_LOT + c] = lots[c]
+        lot += lots[c]
+        out[_CUBES + c] = cubes[c]
+        out[_DISCARD + c] = discard[c]
     out[_LOT_SIZE] = lot
     out[_HIGH_BID] = s.high_bid[r]
     high = _relative(s.high_bidder[r], seat, players)

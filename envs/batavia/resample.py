@@ -29,7 +29,7 @@ import numpy as np
 
 from envs.batavia.data import BLOCK, NUM_BLOCKS, NUM_CARDS, NUM_COMPANIES, NUM_SPACES, TILE_COMPANY
 from envs.batavia.rules import queries
-from envs.batavia.state import GENERATION_SLOTS, BataviaState, Phase, route_words
+from envs.batavia.state import GENERATION_SLOTS, BataviaState, Phase
 from envs.core.rng import make_rng, random_bits
 
 if TYPE_CHECKING:
@@ -154,7 +154,7 @@ def _shuffle_tiles(state: BataviaState, rows: np.ndarray, rng: np.ndarray) -> No
     state.route[rows] = new_route
     r, s = np.nonzero(np.repeat(down, BLOCK, axis=1))
     state.tile_space[rows[r], new_route[r, s]] = _SPACE_NUMBERS[s]
-    state.remaining[rows] = route_words(new_route)
+    state.remaining[rows] = queries.route_words(new_route)
 
 
 def _keep_play_possible(game: BataviaGame, state: BataviaState, player: int,

@@ -18,7 +18,7 @@ from enum import IntEnum
 
 import numpy as np
 
-from envs.batavia.data import COMPANY_NAMES, NUM_COMPANIES, NUM_SPACES, TILE_COMPANY
+from envs.batavia.data import COMPANY_NAMES, NUM_COMPANIES
 from envs.core.compiled import CompiledState, kernel_view
 from envs.core.layout import ActionLayout
 
@@ -65,15 +65,6 @@ END_MOVE = ACTIONS.END_MOVE.start
 END_GOAL = ACTIONS.END_GOAL.start
 EXCHANGE = ACTIONS.EXCHANGE.start
 KEEP = ACTIONS.KEEP.start
-
-
-_TILE_BITS = np.int64(1) << np.arange(NUM_SPACES, dtype=np.int64)  # bit s - 1 of space s
-
-
-def route_words(route: np.ndarray) -> np.ndarray:
-    """(R, 5) int64, the ``remaining`` words of a route (R, 35) of tile ids (-1 empty)."""
-    company = np.where(route >= 0, TILE_COMPANY[np.maximum(route, 0)], -1)
-    return ((company[:, None, :] == np.arange(NUM_COMPANIES)[:, None]) * _TILE_BITS).sum(axis=2)
 
 
 def action_name(action: int) -> str:

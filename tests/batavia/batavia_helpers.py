@@ -27,8 +27,8 @@ from envs.batavia.data import (
     TILE_COMPANY,
     TILE_GOOD,
 )
-from envs.batavia.rules.queries import recount_seals
-from envs.batavia.state import ACTIONS, BataviaState, Phase, route_words
+from envs.batavia.rules.queries import recount_seals, route_words
+from envs.batavia.state import ACTIONS, BataviaState, Phase
 from envs.core.rng import random_bits
 
 C = {name: i for i, name in enumerate(COMPANY_NAMES)}

@@ -193,12 +193,12 @@ def public_hand(s, r, seat, out):
     ``out`` (5,): per company the most cards a hand consistent with the public record can
     hold, its known cards and as many of its face-down ones as the unseen pool allows."""
     size = hand_size(s, r, seat)
-    known = 0
+    known, cubes, discard, lot = s.known[r], s.cubes[r], s.discard[r], s.lot[r]
+    free = size
     for c in range(NUM_COMPANIES):
-        known += s.known[r, seat, c]
-    free = size - known
+        free -= known[seat, c]
     for c in range(NUM_COMPANIES):
-        pool = CARDS_PER_COMPANY - s.cubes[r, c] - s.discard[r, c] - s.lot[r, c]
-        for p in range(s.known.shape[1]):
-            pool -= s.known[r, p, c]
-        out[c] = s.known[r, seat, c] + min(free, pool)
+        pool = CARDS_PER_COMPANY - cubes[c] - discard[c] - lot[c]
+        for p in range(known.shape[0]):
+            pool -= known[p, c]
+        out[c] = known[seat, c] + min(free, pool)

@@ -64,15 +64,24 @@ _EXCHANGE_GOLD = EXCHANGE_GOLD.astype(np.int64)
 
 # ---------------------------------------------------------------- setup (§3, §9.6)
 @njit
+def route_words(route, out):
+    """The per-company route words (``state.remaining``) of one route (35,) of tile ids
+    (-1 empty) into ``out`` (5,): bit s - 1 of word c set while space s holds a c tile."""
+    out[:] = 0
+    for space in range(NUM_SPACES):
+        t = route[space]
+        if t >= 0:
+            out[_TILE_COMPANY[t]] |= np.int64(1) << np.int64(space)
+
+
+@njit
 def lay_route(s, r):
     """The tile space and the per-company route words of the tiles on ``s.route[r]``."""
-    for c in range(NUM_COMPANIES):
-        s.remaining[r, c] = 0
+    route = s.route[r]
     for space in range(NUM_SPACES):
-        t = s.route[r, space]
-        if t >= 0:
-            s.tile_space[r, t] = space + 1
-            s.remaining[r, _TILE_COMPANY[t]] |= np.int64(1) << np.int64(space)
+        if route[space] >= 0:
+            s.tile_space[r, route[space]] = space + 1
+    route_words(route, s.remaining[r])
 
 
 @njit

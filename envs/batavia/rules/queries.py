@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from envs.batavia.data import NUM_COMPANIES
-from envs.batavia.rules import cards, legal, scoring
+from envs.batavia.rules import cards, effects, legal, scoring
 from envs.batavia.state import BataviaState
 from envs.core.compiled import CompiledGame
 from envs.core.jit import njit
@@ -54,6 +54,12 @@ def _recount_seals_rows(s, rows):
 def _score_parts_rows(s, out):
     for r in range(out.shape[0]):
         scoring.score_parts_row(s, r, out[r])
+
+
+@njit
+def _route_words_rows(routes, out):
+    for i in range(routes.shape[0]):
+        effects.route_words(routes[i], out[i])
 
 
 def _rows(rows: np.ndarray) -> np.ndarray:
@@ -113,3 +119,11 @@ def score_parts(game: CompiledGame, state: BataviaState) -> dict[str, np.ndarray
     out = np.zeros((state.batch_size, len(scoring.PARTS), game.num_players), dtype=np.int64)
     _score_parts_rows(game.view(state), out)
     return {name: out[:, k] for k, name in enumerate(scoring.PARTS)}
+
+
+def route_words(route: np.ndarray) -> np.ndarray:
+    """(R, 5) int64, the ``remaining`` words of routes (R, 35) of tile ids (-1 empty)
+    (``effects.route_words``)."""
+    out = np.zeros((route.shape[0], NUM_COMPANIES), dtype=np.int64)
+    _route_words_rows(np.ascontiguousarray(route, dtype=np.int8), out)
+    return out
