@@ -46,7 +46,7 @@ from envs.batavia.data import (
     TILE_COMPANY,
     TILE_GOOD,
 )
-from envs.batavia.scoring import scores
+from envs.batavia.rules import queries
 from envs.batavia.state import (
     ACTIONS,
     BID,
@@ -88,14 +88,15 @@ class _View:
         self.final = state.final[idx]
         opened = state.open[idx].astype(np.int64)
         self.all_open = opened >= NUM_SPACES
-        # Face-up posts only (every next post is face up, §5.5).
+        # The rules' answers: seals the hand can win (or holds), posts ahead (§5.3, §5.5).
+        self._potential, self.ahead = queries.companies(game, state, idx, seat, self.hand)
+        # The nearest post of each company: face up (every next post is, §5.5).
         route = state.route[idx].astype(np.int64)
         visible = (route >= 0) & (_SPACES[None, :] <= opened[:, None])
         pos = state.pos[idx, seat].astype(np.int64)
         ahead_space = visible & (_SPACES[None, :] > pos[:, None])
         company = np.where(ahead_space, TILE_COMPANY[np.maximum(route, 0)], -1)
         hit = company[:, None, :] == _COMPANIES[None, :, None]  # (R, 5, 35)
-        self.ahead = hit.any(axis=2)
         first = np.argmax(hit, axis=2)  # the nearest such space
         self.next_tile = np.where(self.ahead, route[self.rows[:, None], first], -1)
         self.posts_ahead = ahead_space.sum(axis=1)
@@ -107,7 +108,7 @@ class _View:
         self.my_goods = per_seat[self.rows, seat]  # (R, 7)
         self.best_goods = np.where(mine[:, :, None], -1, per_seat).max(axis=1)
         self.coins = state.coins[idx, seat].astype(np.int64)
-        public = scores(state)[idx]
+        public = game.scores(state)[idx]
         self.leading = public[self.rows, seat] >= np.where(mine, -1e9, public).max(axis=1)
 
     def cost(self) -> np.ndarray:
@@ -116,7 +117,7 @@ class _View:
 
     def potential(self) -> np.ndarray:
         """(R, 5) the hand can win (or holds) each seal this turn (§5.3)."""
-        return self.own_seal | (self.shown + self.hand > self.others)
+        return self._potential
 
 
 class BataviaScriptedAgent:

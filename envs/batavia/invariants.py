@@ -31,13 +31,14 @@ from envs.batavia.data import (
     TILE_COMPANY,
 )
 from envs.batavia.observation import MAX_GOLD
-from envs.batavia.state import BataviaState, Phase, route_words
+from envs.batavia.rules import queries
+from envs.batavia.state import BataviaState, Phase
+from envs.core.invariants import InvariantReport
 
 if TYPE_CHECKING:
     from envs.batavia.game import BataviaGame
 
 _SPACES = np.arange(1, NUM_SPACES + 1)
-_LISTED = 4  # rows named per violated invariant
 
 
 def check_invariants(game: BataviaGame, state: BataviaState) -> list[str]:
@@ -47,11 +48,10 @@ def check_invariants(game: BataviaGame, state: BataviaState) -> list[str]:
     checks += _tiles(state)
     checks += _board(game, state)
     checks += _flow(game, state)
-    problems = []
+    report = InvariantReport(state.batch_size)
     for what, bad in checks:
-        for row in np.flatnonzero(bad)[:_LISTED]:
-            problems.append(f"row {row}: {what}")
-    return problems
+        report.fail(what, bad)
+    return report.messages()
 
 
 def _cards(state: BataviaState) -> list[tuple[str, np.ndarray]]:
@@ -95,7 +95,7 @@ def _tiles(state: BataviaState) -> list[tuple[str, np.ndarray]]:
     block = (space - 1) // BLOCK
     per_block = ((block[:, :, None] == np.arange(NUM_BLOCKS)) & (space[:, :, None] >= 1)).reshape(
         -1, NUM_COMPANIES, 7, NUM_BLOCKS).sum(axis=2)  # (B, company, block)
-    word = route_words(state.route)
+    word = queries.route_words(state.route)
     return [
         ("a tile is in no place or in two (route, held, exchanged)",
          (on_route == taken).any(axis=1) | (state.exchanged & ~taken).any(axis=1)),
@@ -172,10 +172,8 @@ def _flow(game: BataviaGame, state: BataviaState) -> list[tuple[str, np.ndarray]
     rows = np.arange(state.batch_size)
     mask = game.legal_action_mask(state)
     forced = np.zeros(state.batch_size, dtype=bool)
-    for p, decision in game.decisions.items():
-        idx = np.flatnonzero(live & (phase == p))
-        if idx.size and decision.forced is not None:
-            forced[idx] = decision.forced(state, idx)
+    live_rows = np.flatnonzero(live)
+    forced[live_rows] = queries.forced(game, state, live_rows)
     return [
         ("the pirate threshold is reached at a bid or a turn start",
          live & asking & (state.cannon >= game.threshold)),

@@ -1,29 +1,31 @@
-"""What one seat may know (§6, §9.4): the observation encoder.
+"""What one seat may know (§6, §9.4): the observation's layout and its compiled encoder.
 
-One flat float32 vector of 1018 values in [0, 1] at every player count, egocentric: seat
-slot k holds seat ``(o + k) mod N`` for the observer o, and slots k >= N are zeros. Every
-count is divided by its true bound (§9.4), so every piece has bound 1. The only private
-piece is the observer's hand.
+The observation is one flat float32 vector of named pieces (``OBS``), the single
+description of the encoding: each piece says what it holds, how its axes are indexed, its
+scale and its privacy, and ``python -m envs.docs`` prints them into ``docs/batavia.md``.
+It has 1018 values in [0, 1] at every player count and is egocentric: seat slot k holds
+seat ``(o + k) mod N`` for the observer o, and slots k >= N are zeros. Every count is
+divided by its true bound (§9.4), so every piece has bound 1. The only private piece is
+the observer's hand.
 
-How it is built (the cost is memory traffic at large batches and NumPy calls at small
-ones): every piece is made as raw counts and one-hots, the pieces are concatenated once and
-the whole vector is multiplied once by the per-entry scale ``SCALE``. The per-seat features
-of all seats form one (B·N + 1, 44) table (the last row zeros, for the padded slots), from
-which each observer's slots are one flat ``take`` of 176-byte items; the route squares and
-the warehouse squares are likewise ``take``s of whole table rows (14 and 6 values).
+``observe_row`` writes one row as one seat sees it, read by name from ``s``, the kernels'
+view of the state (``state.View``): compiled with numba, it is the whole encoder. It
+writes the raw counts and flags, then multiplies the whole vector once by the per-entry
+scale ``SCALE`` (float32 reciprocals of the bounds, float32 products: VERSION 1's values
+bit for bit).
 """
 
 from __future__ import annotations
-
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from envs.batavia.data import (
     CARDS_PER_COMPANY,
+    COMPANY_NAMES,
     CRATES,
     DIE_FACES,
     GOAL_SPACE,
+    GOOD_NAMES,
     MAX_ROUNDS,
     MAX_SEATS,
     NUM_BLOCKS,
@@ -31,75 +33,139 @@ from envs.batavia.data import (
     NUM_COMPANIES,
     NUM_GOODS,
     NUM_SPACES,
-    NUM_TILES,
-    PIRATE_THRESHOLD,
     TILE_COMPANY,
     TILE_GOOD,
 )
-from envs.batavia.state import MAX_BID, BataviaState, Phase
-from envs.core.layout import ObservationLayout, Piece
+from envs.batavia.rules.cards import hand_size
+from envs.batavia.rules.legal import post_ahead
+from envs.batavia.state import MAX_BID, P_THRESHOLD, Phase
 
-if TYPE_CHECKING:
-    from envs.batavia.game import BataviaGame
+# The describing fields of a piece live on cairo's layout classes until they move to
+# ``envs.core.layout`` (every game's pieces could describe themselves).
+from envs.cairo.observation import DescribedLayout, DescribedPiece
+from envs.core.jit import njit
 
 MAX_COINS = MAX_BID  # 15 x 5
 MAX_GOLD = 105  # exchange gold: each of the 35 posts handed in once, k(k+1)/2 <= 3k
 MAX_POSTS = NUM_GOODS  # a company has 7 posts
 MAX_THRESHOLD = 25
 NUM_ZONES = NUM_BLOCKS + 2  # start, blocks 1..7, goal
-
-# The features of one seat slot (§9.4, 44 values).
-SEAT = ObservationLayout([
-    Piece("present", (1,), True, 1.0),
-    Piece("coins", (1,), True, 1.0),  # / 75
-    Piece("gold", (1,), True, 1.0),  # / 105
-    Piece("hand_size", (1,), True, 1.0),  # / 110
-    Piece("known", (NUM_COMPANIES,), True, 1.0),  # / 22
-    Piece("display", (NUM_COMPANIES,), True, 1.0),  # / 22
-    Piece("seals", (NUM_COMPANIES,), True, 1.0),
-    Piece("posts", (NUM_COMPANIES,), True, 1.0),  # / 7
-    Piece("crates", (1,), True, 1.0),  # / 12
-    Piece("position", (1,), True, 1.0),  # / 36
-    Piece("zone", (NUM_ZONES,), True, 1.0),
-    Piece("ahead", (NUM_COMPANIES,), True, 1.0),
-    Piece("goal", (1,), True, 1.0),
-    Piece("acted", (1,), True, 1.0),
-    Piece("passed", (1,), True, 1.0),
-    Piece("ship", (1,), True, 1.0),
-])
 ROUTE_FEATURES = 2 + NUM_COMPANIES + NUM_GOODS  # present, face up, company, good
+SEAT_NAMES = ("self", "self+1", "self+2", "self+3", "self+4")
+ZONE_NAMES = ("start", *(f"block {k}" for k in range(1, NUM_BLOCKS + 1)), "goal")
 
-OBS = ObservationLayout([
-    Piece("decision", (len(Phase),), True, 1.0),  # AUCTION_BID .. GAME_OVER
-    Piece("final_round", (1,), True, 1.0),
-    Piece("to_act", (MAX_SEATS,), True, 1.0),  # relative one-hot
-    Piece("hand", (NUM_COMPANIES,), False, 1.0),  # / 22, the observer's own
-    Piece("current_play", (NUM_COMPANIES,), True, 1.0),  # / 22
-    Piece("seats", (MAX_SEATS, SEAT.size), True, 1.0),
-    Piece("route", (NUM_SPACES, ROUTE_FEATURES), True, 1.0),
-    Piece("hidden_goods", (NUM_COMPANIES, NUM_GOODS), True, 1.0),
-    Piece("warehouses", (NUM_GOODS, NUM_COMPANIES, MAX_SEATS + 1), True, 1.0),
-    Piece("lot", (NUM_COMPANIES,), True, 1.0),  # / 22
-    Piece("lot_size", (1,), True, 1.0),  # / 110
-    Piece("high_bid", (1,), True, 1.0),  # / 75
-    Piece("high_bidder", (MAX_SEATS,), True, 1.0),
-    Piece("second_bidder", (MAX_SEATS,), True, 1.0),
-    Piece("die", (DIE_FACES,), True, 1.0),
-    Piece("carried", (1,), True, 1.0),
-    Piece("cannon", (1,), True, 1.0),  # / 110
-    Piece("threshold", (1,), True, 1.0),  # / 25
-    Piece("cubes", (NUM_COMPANIES,), True, 1.0),  # / 22
-    Piece("pile_size", (1,), True, 1.0),  # / 110
-    Piece("discard", (NUM_COMPANIES,), True, 1.0),  # / 22
-    Piece("open", (1,), True, 1.0),  # / 35
-    Piece("round", (1,), True, 1.0),  # / 100
-    Piece("player_count", (3,), True, 1.0),
+
+def _piece(name, shape, meaning, index, scale, labels=(), private=False) -> DescribedPiece:
+    return DescribedPiece(name, shape, not private, 1.0, meaning=meaning, index=index,
+                          scale=scale, labels=tuple(labels),
+                          privacy="private: the observer's own hand" if private else "public")
+
+
+# The features of one seat slot (§9.4, 44 values), ``seats[j]``.
+SEAT = DescribedLayout([
+    _piece("present", (1,), "the slot holds a seat (0 beyond the player count)", "[0]",
+           "flag"),
+    _piece("coins", (1,), "promissory notes held", "[0]", f"coins / {MAX_COINS}"),
+    _piece("gold", (1,), "exchange gold so far", "[0]", f"gold / {MAX_GOLD}"),
+    _piece("hand_size", (1,), "cards in hand", "[0]", f"cards / {NUM_CARDS}"),
+    _piece("known", (NUM_COMPANIES,), "hand cards of company c won face up at auction, not "
+           "yet displayed", "[c]", f"cards / {CARDS_PER_COMPANY}", COMPANY_NAMES),
+    _piece("display", (NUM_COMPANIES,), "displayed cards of company c", "[c]",
+           f"cards / {CARDS_PER_COMPANY}", COMPANY_NAMES),
+    _piece("seals", (NUM_COMPANIES,), "holds company c's seal", "[c]", "flag", COMPANY_NAMES),
+    _piece("posts", (NUM_COMPANIES,), "trading posts of company c held, not exchanged", "[c]",
+           f"posts / {MAX_POSTS}", COMPANY_NAMES),
+    _piece("crates", (1,), "crates left in the supply", "[0]", f"crates / {CRATES}"),
+    _piece("position", (1,), "the merchant's space (0 start, 36 goal)", "[0]",
+           f"space / {GOAL_SPACE}"),
+    _piece("zone", (NUM_ZONES,), "the merchant's zone: start, block 1..7, goal", "[zone]",
+           "one-hot", ZONE_NAMES),
+    _piece("ahead", (NUM_COMPANIES,), "a post of company c lies ahead of the merchant", "[c]",
+           "flag", COMPANY_NAMES),
+    _piece("goal", (1,), "holds the goal tile", "[0]", "flag"),
+    _piece("acted", (1,), "has taken its action this round", "[0]", "flag"),
+    _piece("passed", (1,), "is out of the current auction", "[0]", "flag"),
+    _piece("ship", (1,), "holds the ship", "[0]", "flag"),
 ])
+SEAT_LABELS = tuple(
+    f"{name}" if piece.shape == (1,) else f"{name} {label}"
+    for name, piece in SEAT.pieces.items()
+    for label in (piece.labels or ("",) * piece.shape[0]))
+_SEAT_MEANING = "; ".join(f"{name}: {piece.meaning} ({piece.scale})"
+                          for name, piece in SEAT.pieces.items())
+_ROUTE_LABELS = ("present", "face up", *(f"company {c}" for c in COMPANY_NAMES),
+                 *(f"good {g}" for g in GOOD_NAMES))
+
+OBS = DescribedLayout([
+    _piece("decision", (len(Phase),), "the decision asked (`state.phase`)", "[phase]",
+           "one-hot", (p.name for p in Phase)),
+    _piece("final_round", (1,), "the goal tile is taken: this is the final round (§5.7)",
+           "[0]", "flag"),
+    _piece("to_act", (MAX_SEATS,), "the seat to act (all 0 once the game is over)", "[j]",
+           "one-hot", SEAT_NAMES),
+    _piece("hand", (NUM_COMPANIES,), "the observer's own cards of company c", "[c]",
+           f"cards / {CARDS_PER_COMPANY}", COMPANY_NAMES, private=True),
+    _piece("current_play", (NUM_COMPANIES,), "cards of company c the acting seat displayed "
+           "in its current turn", "[c]", f"cards / {CARDS_PER_COMPANY}", COMPANY_NAMES),
+    _piece("seats", (MAX_SEATS, SEAT.size), "seat j's features (all 0 for j >= P): "
+           + _SEAT_MEANING, "[j, f]", "per feature, as named", SEAT_LABELS),
+    _piece("route", (NUM_SPACES, ROUTE_FEATURES), "space s + 1 of the route: a tile lies "
+           "there (present), face up, with its company and good one-hot (only face up); "
+           "all 0 once taken", "[s, f]", "flags, one-hot", _ROUTE_LABELS),
+    _piece("hidden_goods", (NUM_COMPANIES, NUM_GOODS), "the tile of company c and good g "
+           "lies face down (§6)", "[c, g]", "flag", GOOD_NAMES),
+    _piece("warehouses", (NUM_GOODS, NUM_COMPANIES, MAX_SEATS + 1), "who owns the square "
+           "(good g, company c): seat j, or 5 for empty", "[g, c, j]", "one-hot",
+           (*SEAT_NAMES, "empty")),
+    _piece("lot", (NUM_COMPANIES,), "the face-up lot's cards of company c", "[c]",
+           f"cards / {CARDS_PER_COMPANY}", COMPANY_NAMES),
+    _piece("lot_size", (1,), "cards in the lot", "[0]", f"cards / {NUM_CARDS}"),
+    _piece("high_bid", (1,), "the standing bid (0 none)", "[0]", f"coins / {MAX_COINS}"),
+    _piece("high_bidder", (MAX_SEATS,), "the seat of the standing bid (all 0 none)", "[j]",
+           "one-hot", SEAT_NAMES),
+    _piece("second_bidder", (MAX_SEATS,), "the seat of the bid just below it (all 0 none)",
+           "[j]", "one-hot", SEAT_NAMES),
+    _piece("die", (DIE_FACES,), "the round's die roll (all 0 before the first)", "[d - 1]",
+           "one-hot", tuple(str(d) for d in range(1, DIE_FACES + 1))),
+    _piece("carried", (1,), "the lot holds cards left over from an all-pass round", "[0]",
+           "flag"),
+    _piece("cannon", (1,), "displayed cards in all", "[0]", f"cards / {NUM_CARDS}"),
+    _piece("threshold", (1,), "the pirate threshold of the player count (§5.8)", "[0]",
+           f"threshold / {MAX_THRESHOLD}"),
+    _piece("cubes", (NUM_COMPANIES,), "displayed cards of company c, all seats", "[c]",
+           f"cards / {CARDS_PER_COMPANY}", COMPANY_NAMES),
+    _piece("pile_size", (1,), "cards in the draw pile (its order is hidden)", "[0]",
+           f"cards / {NUM_CARDS}"),
+    _piece("discard", (NUM_COMPANIES,), "the discard pile's cards of company c", "[c]",
+           f"cards / {CARDS_PER_COMPANY}", COMPANY_NAMES),
+    _piece("open", (1,), "route spaces face up (1..open)", "[0]", f"spaces / {NUM_SPACES}"),
+    _piece("round", (1,), "the round in progress", "[0]", f"round / {MAX_ROUNDS}"),
+    _piece("player_count", (3,), "the number of players", "[P - 3]", "one-hot",
+           ("3", "4", "5")),
+], guide=f"""\
+Every piece is a slice of the flat vector, `obs[layout.offsets[name]]`, reshaped to the
+piece's shape (`layout.view(batch, name)` does both for a `(B, size)` batch); its indices:
+`j` a seat, egocentric (0 the observer, j the seat j places after it in turn order; slots
+past the player count are all 0); `c` a company ({", ".join(
+    f"{i} {n}" for i, n in enumerate(COMPANY_NAMES))}); `g` a good ({", ".join(
+    f"{i} {n}" for i, n in enumerate(GOOD_NAMES))}); `s` a route space minus 1; `f` a
+feature. To seat `o` observing, absolute seat `a` is `j = (a - o) % P`.
+
+```python
+import envs
+
+game = envs.make_game("batavia", num_players=4)
+state = game.init(batch_size=1, seed=0)
+layout = game.observation_layout
+obs = game.observe(state, 1)[0]            # (1018,) float32, row 0, seat 1 observing
+seats = obs[layout.offsets["seats"]].reshape(layout.pieces["seats"].shape)  # (5, 44)
+coins_of_seat_2 = seats[1, 1] * 75         # seat 2 is j = 1 place after seat 1
+```""")
 assert OBS.size == 1018 and SEAT.size == 44
 
 
 def _scale() -> np.ndarray:
-    """(1018,) float32: the divisor of every entry's raw count (1 for flags and one-hots)."""
+    """(1018,) float32: the factor of every entry's raw count (1 for flags and one-hots)."""
     seat = np.ones(SEAT.size, dtype=np.float32)
     for name, bound in (("coins", MAX_COINS), ("gold", MAX_GOLD), ("hand_size", NUM_CARDS),
                         ("known", CARDS_PER_COMPANY), ("display", CARDS_PER_COMPANY),
@@ -117,111 +183,117 @@ def _scale() -> np.ndarray:
     return scale
 
 
-def _rows_of(table: np.ndarray) -> np.ndarray:
-    """A (K, n) float32 table as (K,) items of n values, for a fast ``take`` of whole rows."""
-    table = np.ascontiguousarray(table, dtype=np.float32)
-    return table.view(np.dtype((np.void, table.shape[1] * 4))).reshape(len(table))
-
-
-def _tables():
-    """Row tables: route codes (0 face down, 1 empty, 2 + tile face up), zones by position,
-    relative one-hots (index 5: nobody), warehouse squares (index 5: empty), die faces."""
-    route = np.zeros((2 + NUM_TILES, ROUTE_FEATURES), dtype=np.float32)
-    route[0, 0] = 1.0
-    route[2:, :2] = 1.0
-    route[2 + np.arange(NUM_TILES), 2 + TILE_COMPANY] = 1.0
-    route[2 + np.arange(NUM_TILES), 2 + NUM_COMPANIES + TILE_GOOD] = 1.0
+def _zones() -> np.ndarray:
+    """(37,) int64: the zone of each merchant position (start, blocks 1..7, goal)."""
     position = np.arange(GOAL_SPACE + 1)
-    zone = np.where(position == 0, 0, np.where(position == GOAL_SPACE, NUM_ZONES - 1,
-                                               (position - 1) // 5 + 1))
-    zones = np.eye(NUM_ZONES, dtype=np.float32)[zone]
-    relative = np.eye(MAX_SEATS + 1, MAX_SEATS, dtype=np.float32)  # row 5 all zeros
-    square = np.eye(MAX_SEATS + 1, dtype=np.float32)
-    die = np.eye(DIE_FACES + 1, DIE_FACES, -1, dtype=np.float32)  # die 0: zeros
-    # relative_codes[players][observer, seat + 1]: the relative slot of a seat (5: none);
-    # square codes, the same for a warehouse square's owner (5: empty).
-    seats = np.arange(MAX_SEATS)
-    codes = {}
-    for players in range(3, MAX_SEATS + 1):
-        table = np.full((players, MAX_SEATS + 1), MAX_SEATS, dtype=np.intp)
-        table[:, 1:players + 1] = (seats[None, :players] - seats[:players, None]) % players
-        codes[players] = table.ravel()
-    return _rows_of(route), zones, relative, _rows_of(square), die, codes
+    return np.where(position == 0, 0, np.where(position == GOAL_SPACE, NUM_ZONES - 1,
+                                               (position - 1) // 5 + 1)).astype(np.int64)
 
 
-ROUTE_ROWS, ZONE_TABLE, RELATIVE, SQUARE_ROWS, DIE_TABLE, RELATIVE_CODES = _tables()
-DECISION_TABLE = np.eye(len(Phase), dtype=np.float32)
 SCALE = _scale()
-SEAT_SCALE = SCALE[OBS.offsets["seats"]][:SEAT.size].copy()
-_SPACE_NUMBERS = np.arange(1, NUM_SPACES + 1)
-_HEAD = slice(0, OBS.offsets["seats"].start)
-_TAIL = slice(OBS.offsets["lot"].start, OBS.size)
-_SEAT_ITEM = np.dtype((np.void, SEAT.size * 4))
-_ONES = {p: np.ones((1, p, 1), dtype=np.float32) for p in range(3, MAX_SEATS + 1)}
-_THRESHOLD = {p: np.full((1, 1), t, dtype=np.float32) for p, t in PIRATE_THRESHOLD.items()}
-_PLAYER_COUNT = {p: (np.arange(3) == p - 3)[None].astype(np.float32)
-                 for p in range(3, MAX_SEATS + 1)}
+_ZONE = _zones()
+_TILE_COMPANY = TILE_COMPANY.astype(np.int64)
+_TILE_GOOD = TILE_GOOD.astype(np.int64)
+_STARTS = {name: OBS.offsets[name].start for name in OBS.pieces}
+_SEAT_AT = {name: SEAT.offsets[name].start for name in SEAT.pieces}
+(_DECISION, _FINAL, _TO_ACT, _HAND, _PLAY, _SEATS, _ROUTE, _HIDDEN, _WAREHOUSES, _LOT,
+ _LOT_SIZE, _HIGH_BID, _HIGH_BIDDER, _SECOND_BIDDER, _DIE, _CARRIED, _CANNON, _THRESHOLD,
+ _CUBES, _PILE, _DISCARD, _OPEN, _ROUND, _PLAYERS) = _STARTS.values()
+(S_PRESENT, S_COINS, S_GOLD, S_HAND_SIZE, S_KNOWN, S_DISPLAY, S_SEALS, S_POSTS, S_CRATES,
+ S_POSITION, S_ZONE, S_AHEAD, S_GOAL, S_ACTED, S_PASSED, S_SHIP) = _SEAT_AT.values()
+_SEAT_SIZE = SEAT.size
+_SQUARE = MAX_SEATS + 1
 
 
-def seat_table(state: BataviaState, players: int) -> np.ndarray:
-    """(B·N + 1,) items of every seat's 44 slot features (``SEAT``, scaled), seat-major
-    within each row, the last item all zeros (the slot of a seat that is not there)."""
-    num = state.batch_size
-    seats = np.arange(players)
-    pos = state.pos.astype(np.intp)
-    size = state.hand.sum(axis=2, dtype=np.int16)
-    acted = (seats[None, :] - state.ship[:, None]) % players < state.turn[:, None]
-    flat = np.empty((num * players + 1, SEAT.size), dtype=np.float32)
-    flat[-1] = 0.0
-    np.concatenate([
-        _ONES[players].repeat(num, axis=0),
-        state.coins[:, :, None], state.gold[:, :, None], size[:, :, None],
-        state.known, state.display,
-        state.seal[:, None, :] == seats[None, :, None],
-        state.posts, state.crates[:, :, None], pos[:, :, None],
-        ZONE_TABLE[pos],
-        (state.remaining[:, None, :] >> pos[:, :, None]) != 0,
-        (state.goal_holder[:, None] == seats)[:, :, None], acted[:, :, None],
-        state.passed[:, :, None], (state.ship[:, None] == seats)[:, :, None],
-    ], axis=2, out=flat[:-1].reshape(num, players, SEAT.size))
-    flat *= SEAT_SCALE
-    return flat.view(_SEAT_ITEM).reshape(-1)
+# ---------------------------------------------------------------- the encoder, one row
+@njit
+def _relative(seat_or_none, seat, players):
+    """Where ``seat_or_none`` sits after ``seat`` in turn order; -1 for none (-1)."""
+    return (seat_or_none - seat) % players if seat_or_none >= 0 else -1
 
 
-def observe(game: BataviaGame, state: BataviaState, player: int | np.ndarray) -> np.ndarray:
-    """(B, 1018) float32: what ``player`` (int or (B,)) may know (module doc)."""
-    num, players = state.batch_size, game.num_players
-    rows = np.arange(num)
-    seat = np.asarray(player, dtype=np.intp)
-    if seat.ndim == 0:
-        seat = np.full(num, seat)
+@njit
+def _seat(s, r, other, players, out, at):
+    """Seat ``other``'s 44 slot features (``SEAT``, raw) at ``out[at:]``."""
+    out[at + S_PRESENT] = 1.0
+    out[at + S_COINS] = s.coins[r, other]
+    out[at + S_GOLD] = s.gold[r, other]
+    out[at + S_HAND_SIZE] = hand_size(s, r, other)
+    known, display, posts = s.known[r, other], s.display[r, other], s.posts[r, other]
+    seal = s.seal[r]
+    for c in range(NUM_COMPANIES):
+        out[at + S_KNOWN + c] = known[c]
+        out[at + S_DISPLAY + c] = display[c]
+        out[at + S_SEALS + c] = seal[c] == other
+        out[at + S_POSTS + c] = posts[c]
+        out[at + S_AHEAD + c] = post_ahead(s, r, other, c)
+    out[at + S_CRATES] = s.crates[r, other]
+    pos = s.pos[r, other]
+    out[at + S_POSITION] = pos
+    out[at + S_ZONE + _ZONE[pos]] = 1.0
+    out[at + S_GOAL] = s.goal_holder[r] == other
+    out[at + S_ACTED] = (other - s.ship[r]) % players < s.turn[r]
+    out[at + S_PASSED] = s.passed[r, other]
+    out[at + S_SHIP] = s.ship[r] == other
 
-    # Egocentric seat slots: seat (o + k) mod N in slot k < N, the zero item beyond.
-    slot = np.arange(MAX_SEATS)
-    index = np.where(slot < players, rows[:, None] * players + (seat[:, None] + slot) % players,
-                     num * players)
-    code = (state.route + 2) * (state.open[:, None] >= _SPACE_NUMBERS)  # face down: 0
-    codes = RELATIVE_CODES[players]
-    base = seat[:, None] * (MAX_SEATS + 1) + 1
-    squares = codes.take(base + state.warehouse.reshape(num, -1))
-    who = np.stack([state.current_player, state.high_bidder, state.second_bidder], axis=1)
-    seats = RELATIVE[codes.take(base + who)].reshape(num, 3 * MAX_SEATS)  # relative one-hots
-    lot = state.lot
-    head = np.concatenate([
-        DECISION_TABLE[state.phase], state.final[:, None], seats[:, :MAX_SEATS],
-        state.hand[rows, seat], state.played], axis=1, dtype=np.float32)
-    head *= SCALE[_HEAD]
-    tail = np.concatenate([
-        lot, lot.sum(axis=1, keepdims=True), state.high_bid[:, None], seats[:, MAX_SEATS:],
-        DIE_TABLE[state.die], state.carried[:, None], state.cannon[:, None],
-        _THRESHOLD[players].repeat(num, axis=0), state.cubes, state.deck_size[:, None],
-        state.discard, state.open[:, None], state.round[:, None],
-        _PLAYER_COUNT[players].repeat(num, axis=0)], axis=1, dtype=np.float32)
-    tail *= SCALE[_TAIL]
-    return np.concatenate([
-        head,
-        seat_table(state, players).take(index).view(np.float32).reshape(num, -1),
-        ROUTE_ROWS.take(code).view(np.float32).reshape(num, -1),
-        state.tile_space > state.open[:, None],
-        SQUARE_ROWS.take(squares).view(np.float32).reshape(num, -1),
-        tail], axis=1, dtype=np.float32)
+
+@njit
+def observe_row(s, r, seat, out):
+    """What ``seat`` may know of row ``r`` (§6, §9.4) into ``out`` (1018,) float32, which
+    comes zeroed: the pieces of ``OBS``, in its order."""
+    players = s.coins.shape[1]
+    out[_DECISION + int(s.phase[r])] = 1.0
+    out[_FINAL] = s.final[r]
+    to_act = _relative(s.current_player[r], seat, players)
+    if to_act >= 0:
+        out[_TO_ACT + to_act] = 1.0
+    for c in range(NUM_COMPANIES):
+        out[_HAND + c] = s.hand[r, seat, c]
+        out[_PLAY + c] = s.played[r, c]
+    for j in range(players):
+        _seat(s, r, (seat + j) % players, players, out, _SEATS + j * _SEAT_SIZE)
+    opened = int(s.open[r])
+    route, tile_space, warehouse = s.route[r], s.tile_space[r], s.warehouse[r]
+    for space in range(NUM_SPACES):
+        at = _ROUTE + space * ROUTE_FEATURES
+        t = int(route[space])
+        if space + 1 > opened:  # face down
+            out[at] = 1.0
+        elif t >= 0:
+            out[at] = 1.0
+            out[at + 1] = 1.0
+            out[at + 2 + _TILE_COMPANY[t]] = 1.0
+            out[at + 2 + NUM_COMPANIES + _TILE_GOOD[t]] = 1.0
+    for t in range(NUM_COMPANIES * NUM_GOODS):
+        out[_HIDDEN + t] = tile_space[t] > opened
+    for g in range(NUM_GOODS):
+        for c in range(NUM_COMPANIES):
+            owner = _relative(warehouse[g, c], seat, players)
+            out[_WAREHOUSES + (g * NUM_COMPANIES + c) * _SQUARE
+                + (owner if owner >= 0 else MAX_SEATS)] = 1.0
+    lot = 0
+    lots, cubes, discard = s.lot[r], s.cubes[r], s.discard[r]
+    for c in range(NUM_COMPANIES):
+        out[_LOT + c] = lots[c]
+        lot += lots[c]
+        out[_CUBES + c] = cubes[c]
+        out[_DISCARD + c] = discard[c]
+    out[_LOT_SIZE] = lot
+    out[_HIGH_BID] = s.high_bid[r]
+    high = _relative(s.high_bidder[r], seat, players)
+    if high >= 0:
+        out[_HIGH_BIDDER + high] = 1.0
+    second = _relative(s.second_bidder[r], seat, players)
+    if second >= 0:
+        out[_SECOND_BIDDER + second] = 1.0
+    if s.die[r] > 0:
+        out[_DIE + int(s.die[r]) - 1] = 1.0
+    out[_CARRIED] = s.carried[r]
+    out[_CANNON] = s.cannon[r]
+    out[_THRESHOLD] = s.params[P_THRESHOLD]
+    out[_PILE] = s.deck_size[r]
+    out[_OPEN] = opened
+    out[_ROUND] = s.round[r]
+    out[_PLAYERS + players - 3] = 1.0
+    for i in range(out.shape[0]):
+        out[i] *= SCALE[i]

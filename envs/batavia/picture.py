@@ -29,9 +29,9 @@ from envs.batavia.data import (
     TILE_GOOD,
 )
 from envs.batavia.render import status_text
-from envs.batavia.scoring import scores
 from envs.batavia.state import BataviaState, Phase
 from envs.core.draw import INK, Canvas, contrast, seat_title
+from envs.core.names import seat_name
 
 if TYPE_CHECKING:
     from envs.batavia.game import BataviaGame
@@ -69,11 +69,11 @@ def _title(canvas: Canvas, game: BataviaGame, state: BataviaState, row: int,
            seat: int | None) -> None:
     status = status_text(state, row)
     final = ", final round" if state.final[row] else ""
-    view = f" | view of player_{seat}" if seat is not None else ""
+    view = f" | view of {seat_name(seat)}" if seat is not None else ""
     canvas.text((MARGIN, 8), f"Batavia {game.num_players}p, round {int(state.round[row])}"
                 f"{final}, {status}{view}", size=15)
     canvas.text((MARGIN, 30), f"open spaces 1-{int(state.open[row])} | goal tile "
-                + (f"taken by player_{int(state.goal_holder[row])}"
+                + (f"taken by {seat_name(int(state.goal_holder[row]))}"
                    if state.goal_holder[row] >= 0 else "on the goal space"), size=12)
 
 
@@ -152,7 +152,7 @@ def _panel(canvas: Canvas, game: BataviaGame, state: BataviaState, row: int,
            seat: int | None, left: int) -> None:
     y = ROUTE_TOP - 16  # below the title line, which may run into the panel's column
     lot = _counts(state.lot[row]) + (" (carried over)" if state.carried[row] else "")
-    lines = [f"ship: player_{int(state.ship[row])} | die {int(state.die[row]) or '-'}",
+    lines = [f"ship: {seat_name(int(state.ship[row]))} | die {int(state.die[row]) or '-'}",
              f"cannon {int(state.cannon[row])}/{game.threshold} | cubes "
              f"{_counts(state.cubes[row])}",
              f"draw pile {int(state.deck_size[row])} | discard {_counts(state.discard[row])}",
@@ -160,13 +160,13 @@ def _panel(canvas: Canvas, game: BataviaGame, state: BataviaState, row: int,
     if state.phase[row] == Phase.AUCTION_BID and not state.done[row]:
         bidder = int(state.high_bidder[row])
         lines.append(f"high bid {int(state.high_bid[row])}"
-                     + (f" by player_{bidder}" if bidder >= 0 else "")
+                     + (f" by {seat_name(bidder)}" if bidder >= 0 else "")
                      + f" | passed {np.flatnonzero(state.passed[row]).tolist()}")
     for line in lines:
         canvas.text((left, y), line, size=12)
         y += 17
     y += 8
-    total = scores(state.take(row))[0]
+    total = game.scores(state.take(row))[0]
     for p in range(game.num_players):
         acting = not state.done[row] and int(state.current_player[row]) == p
         canvas.circle((left + 6, y + 7), 6, fill=SEAT_RGB[p], outline=INK)

@@ -23,8 +23,8 @@ from envs.batavia.data import (
     TILE_COMPANY,
     TILE_GOOD,
 )
-from envs.batavia.scoring import scores
 from envs.batavia.state import BataviaState, Phase
+from envs.core.names import seat_name
 
 if TYPE_CHECKING:
     from envs.batavia.game import BataviaGame
@@ -39,11 +39,6 @@ LEGEND = (
     "seen | score = final scoring on the public state (hands count only at the end) | "
     "cannon = cards displayed in all "
     "against the pirate threshold; cubes = displayed cards per company")
-
-
-def seat_name(seat: int) -> str:
-    """The seat's name, as the AEC env's agents are named."""
-    return f"player_{seat}"
 
 
 def _counts(counts: np.ndarray) -> str:
@@ -141,7 +136,7 @@ def render(game: BataviaGame, state: BataviaState, index: int = 0,
     goal = int(state.goal_holder[row])
     lines.append("goal tile: "
                  + (f"taken by {seat_name(goal)}" if goal >= 0 else "on the goal space"))
-    total = scores(state.take(row))[0]
+    total = game.scores(state.take(row))[0]
     for s in range(players):
         sees = seat is None or seat == s
         hand = state.hand[row, s]

@@ -9,7 +9,7 @@ content, and the face-down tiles. The resample keeps everything else:
    pile its size. Hand sizes, known cards, per-company totals and every display stay.
 2. **The acting seat in the middle of a play** (q ≠ o in PLAYING) must still be able to
    finish it (§6.1 step 2): its new hand must keep ``potential`` in an eligible company
-   (``BataviaGame.playable``). A row whose deal fails is dealt again, 64 times at once; if
+   (``rules.legal.playable``). A row whose deal fails is dealt again, 64 times at once; if
    every try fails, one of the companies whose requirement the generation pools can meet
    is picked at random, q is dealt the cards it needs first, and the rest is dealt as in 1.
 3. **Tiles** (standard variant): each company's face-down tiles, taken in the order of
@@ -28,7 +28,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from envs.batavia.data import BLOCK, NUM_BLOCKS, NUM_CARDS, NUM_COMPANIES, NUM_SPACES, TILE_COMPANY
-from envs.batavia.state import GENERATION_SLOTS, BataviaState, Phase, route_words
+from envs.batavia.rules import queries
+from envs.batavia.state import GENERATION_SLOTS, BataviaState, Phase
 from envs.core.rng import make_rng, random_bits
 
 if TYPE_CHECKING:
@@ -153,7 +154,7 @@ def _shuffle_tiles(state: BataviaState, rows: np.ndarray, rng: np.ndarray) -> No
     state.route[rows] = new_route
     r, s = np.nonzero(np.repeat(down, BLOCK, axis=1))
     state.tile_space[rows[r], new_route[r, s]] = _SPACE_NUMBERS[s]
-    state.remaining[rows] = route_words(new_route)
+    state.remaining[rows] = queries.route_words(new_route)
 
 
 def _keep_play_possible(game: BataviaGame, state: BataviaState, player: int,
@@ -162,7 +163,7 @@ def _keep_play_possible(game: BataviaGame, state: BataviaState, player: int,
     finish are dealt again (``RETRIES`` tries at once), else built to let it finish."""
     playing = np.flatnonzero(~state.done & (state.phase == Phase.PLAYING)
                              & (state.current_player != player))
-    bad = playing[~game.playable(state, playing)]
+    bad = playing[~queries.playable(game, state, playing)]
     if not bad.size:
         return
     found = np.zeros(bad.size, dtype=bool)
@@ -173,7 +174,7 @@ def _keep_play_possible(game: BataviaGame, state: BataviaState, player: int,
                                              + np.tile(np.arange(RETRIES), bad.size)
                                              + 2 * _SALT))
         game.invalidate(tries)
-        good = game.playable(tries, index).reshape(bad.size, RETRIES)
+        good = queries.playable(game, tries, index).reshape(bad.size, RETRIES)
         found = good.any(axis=1)
         state.put(bad[found], tries.take(np.flatnonzero(found) * RETRIES
                                          + np.argmax(good[found], axis=1)))
@@ -191,18 +192,20 @@ def _build_playable(game: BataviaGame, state: BataviaState, rows: np.ndarray,
     k = np.argmax(others[None, :] == seat[:, None], axis=1)  # q's index among the others
     quota = quotas[np.arange(num), k]  # (R, G)
     capacity = np.minimum(quota[:, :, None], pools).sum(axis=1)  # (R, 5) c-cards q can get
-    own = state.seal[rows] == seat[:, None]
-    need = (state.top[rows].astype(np.int64) + 1 - state.display[rows, seat]
-            - state.known[rows, seat])
-    pos = state.pos[rows, seat].astype(np.int64)
-    eligible = ((state.remaining[rows] >> pos[:, None]) != 0) | ~state.final[rows, None]
-    feasible = eligible & ~own & (need <= capacity)
+    # The fewest c-cards beside its known ones that let q play in company c (the rule's own
+    # ``can_play``, each company's answer reading only its own count), where q can get them.
+    known = state.known[rows, seat].astype(np.int64)
+    need = np.full((num, NUM_COMPANIES), np.iinfo(np.int64).max)
+    for extra in range(int(capacity.max(initial=0)), -1, -1):
+        able = queries.can_play(game, state, rows, seat, known + extra)
+        need = np.where(able & (extra <= capacity), extra, need)
+    feasible = need <= capacity
     pick = (random_bits(rng, rows, 1)[:, 0] >> np.uint64(32)).astype(np.int64)
     count = feasible.sum(axis=1)
     choice = np.argmax(np.cumsum(feasible, axis=1) > (pick % np.maximum(count, 1))[:, None],
                        axis=1)
     fixed = np.zeros((num, others.size, GENERATION_SLOTS, NUM_COMPANIES), dtype=np.int64)
-    left = need[np.arange(num), choice].copy()
+    left = np.where(feasible.any(axis=1), need[np.arange(num), choice], 0)
     order = np.argsort(state.gen_id[rows], axis=1, kind="stable")
     for j in range(GENERATION_SLOTS):  # oldest generations first
         g = order[:, j]

@@ -18,9 +18,9 @@ from enum import IntEnum
 
 import numpy as np
 
-from envs.batavia.data import COMPANY_NAMES, NUM_COMPANIES, NUM_SPACES, TILE_COMPANY
+from envs.batavia.data import COMPANY_NAMES, NUM_COMPANIES
+from envs.core.compiled import CompiledState, kernel_view
 from envs.core.layout import ActionLayout
-from envs.core.state import BatchState
 
 MAX_BID = 75  # 15 coins x 5 players: no bid can exceed the coins in play (§5.1)
 GENERATION_SLOTS = 32  # generation slots of the hidden-card split (§6.1, game docstring)
@@ -38,7 +38,7 @@ class Phase(IntEnum):
 
 
 # What a decision's effect writes as the phase of a row whose turn it ended, for the end of
-# the step (``BataviaGame._end_step``) to end the turn: past every ``Phase``, and resolved
+# the effect (``rules.effects.apply``) to end the turn: past every ``Phase``, and resolved
 # before the step returns, so that no mask, observation or render ever meets it.
 TURN_OVER = len(Phase)
 
@@ -67,22 +67,13 @@ EXCHANGE = ACTIONS.EXCHANGE.start
 KEEP = ACTIONS.KEEP.start
 
 
-_TILE_BITS = np.int64(1) << np.arange(NUM_SPACES, dtype=np.int64)  # bit s - 1 of space s
-
-
-def route_words(route: np.ndarray) -> np.ndarray:
-    """(R, 5) int64, the ``remaining`` words of a route (R, 35) of tile ids (-1 empty)."""
-    company = np.where(route >= 0, TILE_COMPANY[np.maximum(route, 0)], -1)
-    return ((company[:, None, :] == np.arange(NUM_COMPANIES)[:, None]) * _TILE_BITS).sum(axis=2)
-
-
 def action_name(action: int) -> str:
     """Readable name of one action, e.g. ``BID_11`` or ``END_MOVE_DK``."""
     return ACTIONS.name(action)
 
 
 @dataclasses.dataclass
-class BataviaState(BatchState):
+class BataviaState(CompiledState):
     """A batch of Batavia games; P is the player count, G = ``GENERATION_SLOTS``."""
 
     phase: np.ndarray  # (B,) int8, Phase: the decision asked
@@ -133,3 +124,11 @@ class BataviaState(BatchState):
     posts: np.ndarray  # (B, P, 5) int8, 0..7, tiles held (not exchanged) per company
     crates: np.ndarray  # (B, P) int8, 0..12, crates left in each supply
     warehouse: np.ndarray  # (B, 7, 5) int8, seat owning square (good, company), -1 empty
+
+
+View = kernel_view(BataviaState)  # the compiled kernels' view of a state (``s``)
+
+# Where each option sits in ``BataviaGame.params`` (``s.params`` in the kernels): the open
+# variant (§9.5), the dealt open layout (§2.8), the random first auctioneer (§3 step 6), and
+# the pirate threshold of the player count (§5.8).
+P_OPEN_VARIANT, P_RANDOM_LAYOUT, P_RANDOM_AUCTIONEER, P_THRESHOLD = range(4)

@@ -15,7 +15,6 @@ import numpy as np
 from embedding import Embedded
 
 from envs.batavia import BataviaGame
-from envs.batavia.cards import recount_seals
 from envs.batavia.data import (
     CARDS_PER_COMPANY,
     COMPANY_NAMES,
@@ -28,7 +27,8 @@ from envs.batavia.data import (
     TILE_COMPANY,
     TILE_GOOD,
 )
-from envs.batavia.state import ACTIONS, BataviaState, Phase, route_words
+from envs.batavia.rules.queries import recount_seals, route_words
+from envs.batavia.state import ACTIONS, BataviaState, Phase
 from envs.core.rng import random_bits
 
 C = {name: i for i, name in enumerate(COMPANY_NAMES)}
@@ -92,7 +92,7 @@ class Position:
         """Derived fields again: seals, cubes, cannon, the hidden split, the draw pile (the
         cards in no other place, ``top_cards`` first)."""
         s = self.state
-        recount_seals(s, np.array([0]))
+        recount_seals(self.game, s, np.array([0]))
         s.unknown[0, :, 0] = s.hand[0] - s.known[0]
         left = (CARDS_PER_COMPANY - s.hand[0].sum(axis=0) - s.display[0].sum(axis=0)
                 - s.lot[0] - s.discard[0]).astype(np.int64)

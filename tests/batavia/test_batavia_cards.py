@@ -7,6 +7,7 @@ import numpy as np
 from batavia_helpers import Position, counts
 
 from envs.batavia import resample
+from envs.batavia.rules.queries import playable
 from envs.batavia.state import Phase
 
 # ---------------------------------------------------------------- empty piles (§5.9)
@@ -127,7 +128,7 @@ def test_resampling_keeps_the_acting_seat_able_to_finish_its_play():
     for observer in (0, 2):
         for seed in range(6):
             other = p.game.resample_hidden(p.s, observer, seed)
-            assert p.game.playable(other, np.array([0]))[0]
+            assert playable(p.game, other, np.array([0]))[0]
             assert other.hand[0, 1].max() == 4  # 4 cards of one company
             np.testing.assert_array_equal(p.game.observe(other, observer),
                                           p.game.observe(p.s, observer))
@@ -144,7 +145,7 @@ def test_the_resample_construction_deals_the_needed_cards_first():
         companies = set()
         for seed in range(12):
             other = p.game.resample_hidden(p.s, 0, seed)
-            assert p.game.playable(other, np.array([0]))[0]
+            assert playable(p.game, other, np.array([0]))[0]
             assert not p.game.check_invariants(other)
             companies.add(int(np.argmax(other.hand[0, 1])))
     finally:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 from batavia_helpers import C, G, Position, counts, space_of, tile
 
-from envs.batavia.scoring import score_parts
+from envs.batavia.rules.queries import score_parts
 from envs.batavia.state import Phase
 
 
@@ -163,7 +163,7 @@ def test_example_11_the_goal_only_when_no_held_seal_has_a_post_ahead():
     p.play("END_GOAL")
     assert p.s.pos[0, 0] == 36 and p.s.goal_holder[0] == 0 and p.s.final[0]
     assert p.s.phase[0] == Phase.TURN_START and p.s.current_player[0] == 1  # no exchange
-    assert score_parts(p.s)["goal"][0].tolist() == [4, 0, 0, 0]
+    assert score_parts(p.game, p.s)["goal"][0].tolist() == [4, 0, 0, 0]
     p = _goal_position("DK2 SE2")
     p.play("PLAY_CARD_DK")
     assert _endings(p) == ["END_MOVE_SE"]
@@ -251,19 +251,19 @@ def _warehouse(silk: dict[int, int]) -> Position:
 def test_example_16_a_sole_majority_scores_the_full_value():
     """Example 16: orange (seat 1) has the most silk alone: 13, nobody else scores silk."""
     p = _warehouse({0: 1, 1: 3})
-    assert score_parts(p.s)["warehouses"][0].tolist() == [0, 13, 0, 0]
+    assert score_parts(p.game, p.s)["warehouses"][0].tolist() == [0, 13, 0, 0]
 
 
 def test_example_17_a_three_way_tie_scores_the_tie_value_each():
     """Example 17: red, yellow and blue share the most silk: 6 each."""
     p = _warehouse({0: 1, 1: 1, 2: 1})
-    assert score_parts(p.s)["warehouses"][0].tolist() == [6, 6, 6, 0]
+    assert score_parts(p.game, p.s)["warehouses"][0].tolist() == [6, 6, 6, 0]
 
 
 def test_example_18_players_below_the_tie_score_nothing():
     """Example 18: yellow and blue tie for the most silk, red has less: 6, 6 and 0."""
     p = _warehouse({0: 2, 1: 2, 2: 1})
-    assert score_parts(p.s)["warehouses"][0].tolist() == [6, 6, 0, 0]
+    assert score_parts(p.game, p.s)["warehouses"][0].tolist() == [6, 6, 0, 0]
 
 
 def test_example_19_full_final_scoring():
@@ -288,7 +288,7 @@ def test_example_19_full_final_scoring():
     assert p.s.terminated[0] and p.s.phase[0] == Phase.GAME_OVER
     assert p.s.seal[0].tolist() == [0, -1, -1, 0, 2]
     assert p.game.scores(p.s)[0].tolist() == [30, 23, 18]
-    parts = score_parts(p.s)
+    parts = score_parts(p.game, p.s)
     assert parts["warehouses"][0].tolist() == [18, 14, 6]
     assert parts["coins"][0].tolist() == [2, 2, 0]
     assert np.allclose(p.s.rewards[0], [1, 0, -1])

@@ -8,7 +8,7 @@ from batavia_helpers import C, Position, counts, space_of, tile
 
 from envs.batavia.data import MAX_ROUNDS
 from envs.batavia.observation import OBS
-from envs.batavia.scoring import score_parts
+from envs.batavia.rules.queries import score_parts
 from envs.batavia.state import Phase
 
 # ---------------------------------------------------------------- the auction (§5.1, §5.2)
@@ -178,7 +178,7 @@ def test_after_the_goal_only_the_later_seats_act_and_only_towards_a_post():
     assert p.s.pos[0, 3] == 35 and p.s.phase[0] == Phase.EXCHANGE_CHOICE
     p.play("KEEP")
     assert p.s.terminated[0] and p.s.phase[0] == Phase.GAME_OVER
-    assert score_parts(p.s)["goal"][0].tolist() == [0, 4, 0, 0]
+    assert score_parts(p.game, p.s)["goal"][0].tolist() == [0, 4, 0, 0]
     p.check()
 
 
@@ -201,7 +201,7 @@ def test_a_truncated_game_is_scored_without_the_goal_bonus():
     p.turn(start=1, seat=0)  # the last seat of round 100
     p.play("DRAW")
     assert p.s.truncated[0] and not p.s.terminated[0] and p.s.phase[0] == Phase.GAME_OVER
-    parts = score_parts(p.s)
+    parts = score_parts(p.game, p.s)
     assert not parts["goal"].any()
     assert p.game.scores(p.s)[0].tolist() == [2 + 2 + 2, 2 + 2, 15 + 2]  # EN DK / FR
     assert np.allclose(p.s.rewards[0], [0, -1, 1])

@@ -1,0 +1,1 @@
+"""The rules of Batavia as per-row functions compiled with numba."""
