@@ -31,7 +31,7 @@ import numba
 import numpy as np
 
 from envs.core.decisions import AutoDecision, StepRecord
-from envs.core.driver import Kernels, RowRules, compile_kernels
+from envs.core.driver import OVERFLOW, Kernels, RowRules, compile_kernels
 from envs.core.game import Game
 from envs.core.jit import check_threads, default_threads
 from envs.core.rng import make_rng
@@ -139,8 +139,8 @@ class CompiledGame(Game):
         state.legal_mask = np.zeros((size, self.num_actions), dtype=bool)
         state.auto = np.zeros((size, self.max_chain, 3), dtype=np.int32)
         state.num_auto = np.zeros(size, dtype=np.int32)
-        self._run(size).init(self._arrays(state), self._keys(size))
-        self._check_chain(state)
+        if self._run(size).init(self._arrays(state), self._keys(size)):
+            self._raise_chain(state)
         return state
 
     def _init(self, seeds: np.ndarray) -> CompiledState:
@@ -164,7 +164,8 @@ class CompiledGame(Game):
         bad = self._run(size).step(self._arrays(state), actions, self._keys(size))
         if bad >= 0:
             self._raise_illegal(state, actions, bad, state.legal_mask)
-        self._check_chain(state)
+        if bad == OVERFLOW:
+            self._raise_chain(state)
         return state
 
     def settle(self, state: CompiledState) -> CompiledState:
@@ -172,8 +173,8 @@ class CompiledGame(Game):
         masks of the decisions then asked (a position built or edited by hand), ending the
         games that end there as ``step`` does."""
         size = state.batch_size
-        self._run(size).settle(self._arrays(state), self._keys(size))
-        self._check_chain(state)
+        if self._run(size).settle(self._arrays(state), self._keys(size)):
+            self._raise_chain(state)
         return state
 
     def refresh(self, state: CompiledState) -> CompiledState:
@@ -203,11 +204,11 @@ class CompiledGame(Game):
             rounds.append(AutoDecision(rows, seats, phases, actions))
         return StepRecord(state.revealed, tuple(rounds))
 
-    def _check_chain(self, state: CompiledState) -> None:
-        if state.num_auto.min(initial=0) < 0:
-            row = int(np.argmin(state.num_auto))
-            raise RuntimeError(f"{self.ENV_ID}: row {row}: more than max_chain="
-                               f"{self.max_chain} automatic decisions in one step")
+    def _raise_chain(self, state: CompiledState) -> None:
+        """Raise for the first row whose automatic decisions overflowed the step record."""
+        row = int(np.argmin(state.num_auto))
+        raise RuntimeError(f"{self.ENV_ID}: row {row}: more than max_chain="
+                           f"{self.max_chain} automatic decisions in one step")
 
     def observe(self, state: CompiledState, player: int | np.ndarray) -> np.ndarray:
         """(B, *observation_shape) float32: what ``player`` (int or (B,) ints) may know; a

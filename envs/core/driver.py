@@ -135,22 +135,31 @@ def _first_illegal(s, actions: np.ndarray) -> int:
     return -1
 
 
-def _step_row(s, r: int, action: int, keys: np.ndarray) -> None:
+def _step_row(s, r: int, action: int, keys: np.ndarray) -> int:
     """Row ``r``'s part of ``step_batch``: its step record cleared, then its action and the
-    decisions it leaves forced."""
+    decisions it leaves forced. Returns 1 if their chain overflowed the record, else 0."""
     s.rewards[r, :] = 0.0
     s.num_auto[r] = 0
     if _done(s, r):
-        return  # a finished row keeps the revealed record of its last step
+        return 0  # a finished row keeps the revealed record of its last step
     s.revealed[r, :] = False
     apply(s, r, action)
     _settle_row(s, r, s.legal_mask[r], keys)
+    return 1 if s.num_auto[r] < 0 else 0
 
 
-def _settle_live_row(s, r: int, keys: np.ndarray) -> None:
+def _settle_live_row(s, r: int, keys: np.ndarray) -> int:
     s.num_auto[r] = 0
-    if not _done(s, r):
-        _settle_row(s, r, s.legal_mask[r], keys)
+    if _done(s, r):
+        return 0
+    _settle_row(s, r, s.legal_mask[r], keys)
+    return 1 if s.num_auto[r] < 0 else 0
+
+
+def _init_row(s, r: int, keys: np.ndarray) -> int:
+    init_row(s, r)
+    _settle_row(s, r, s.legal_mask[r], keys)
+    return 1 if s.num_auto[r] < 0 else 0
 
 
 def _refresh_row(s, r: int) -> None:
@@ -162,32 +171,44 @@ def _refresh_row(s, r: int) -> None:
 # The batch loops below only call row functions in their ``prange`` loops: numba 0.68 drops a
 # write through an attribute of the view (``s.rewards[r, 0] = x``) made in a parallel loop's
 # own body, while the same write inside a called function, or through a local, is kept.
+# ``step``, ``settle`` and ``init`` count the rows whose chain of automatic decisions
+# overflowed the step record (``num_auto`` -1, a bug of the game's ``max_chain``).
+OVERFLOW = -2  # what ``step_batch`` returns when a row's chain overflowed
+
+
 def step_batch(arrays: tuple, actions: np.ndarray, keys: np.ndarray) -> int:
     """``Game.step``: validate every live row's action, then apply them, each followed by
-    the decisions it leaves forced. Returns the first illegal row (nothing changed), or -1.
+    the decisions it leaves forced. Returns the first illegal row (nothing changed), else
+    -1, or ``OVERFLOW``.
     """
     s = View(*arrays)
     bad = _first_illegal(s, actions)
     if bad >= 0:
         return bad
+    overflows = 0
     for r in prange(actions.shape[0]):
-        _step_row(s, r, actions[r], keys)
-    return -1
+        overflows += _step_row(s, r, actions[r], keys)
+    return -1 if overflows == 0 else OVERFLOW
 
 
-def settle_batch(arrays: tuple, keys: np.ndarray) -> None:
-    """``Game.settle``: the forced decisions and masks of every live row, as after a step."""
+def settle_batch(arrays: tuple, keys: np.ndarray) -> int:
+    """``Game.settle``: the forced decisions and masks of every live row, as after a step.
+    Returns the count of overflowed rows."""
     s = View(*arrays)
+    overflows = 0
     for r in prange(s.current_player.shape[0]):
-        _settle_live_row(s, r, keys)
+        overflows += _settle_live_row(s, r, keys)
+    return overflows
 
 
-def init_batch(arrays: tuple, keys: np.ndarray) -> None:
-    """``Game.init``: set up every row's game (its stream seeded), then settle it."""
+def init_batch(arrays: tuple, keys: np.ndarray) -> int:
+    """``Game.init``: set up every row's game (its stream seeded), then settle it. Returns
+    the count of overflowed rows."""
     s = View(*arrays)
+    overflows = 0
     for r in prange(keys.shape[0]):
-        init_row(s, r)
-        _settle_row(s, r, s.legal_mask[r], keys)
+        overflows += _init_row(s, r, keys)
+    return overflows
 
 
 def refresh_batch(arrays: tuple) -> None:
@@ -236,7 +257,8 @@ class Kernels(NamedTuple):
 _LOOPS = {"step": step_batch, "settle": settle_batch, "init": init_batch,
           "refresh": refresh_batch, "ranking": ranking_batch, "observe": observe_batch,
           "scores": scores_batch}
-_HELPERS = (_done, _settle_row, _first_illegal, _step_row, _settle_live_row, _refresh_row)
+_HELPERS = (_done, _settle_row, _first_illegal, _step_row, _settle_live_row, _init_row,
+            _refresh_row)
 
 
 def compile_kernels(name: str, rules: RowRules, view: type, parallel: bool) -> Kernels:
