@@ -134,9 +134,9 @@ def _features(layouts: dict[int, ObservationLayout], default: ObservationLayout)
     pieces carry no descriptions (``meaning``, ``index``, ``scale``, ``privacy``,
     ``labels``)."""
     pieces = default.pieces.values()
-    if not any(getattr(piece, "meaning", "") for piece in pieces):
+    if not any(piece.meaning for piece in pieces):
         return []
-    guide = getattr(default, "guide", "")
+    guide = default.guide
     lines = ["", "### Reading an observation", "", guide] if guide else []
     lines += ["", "### Features", "",
               "| piece | indices | meaning | scale | visibility |", "|---|---|---|---|---|"]
@@ -147,7 +147,7 @@ def _features(layouts: dict[int, ObservationLayout], default: ObservationLayout)
         if not piece.labels:
             continue
         named = {players: ", ".join(f"{i} {label}" for i, label in enumerate(
-                     getattr(layout.pieces.get(name), "labels", ())))
+                     layout.pieces[name].labels if name in layout.pieces else ()))
                  for players, layout in layouts.items()}
         if len(set(named.values())) == 1:
             lines.append(f"- `{name}`: {named[next(iter(named))]}")

@@ -39,11 +39,8 @@ from envs.batavia.data import (
 from envs.batavia.rules.cards import hand_size
 from envs.batavia.rules.legal import post_ahead
 from envs.batavia.state import MAX_BID, P_THRESHOLD, Phase
-
-# The describing fields of a piece live on cairo's layout classes until they move to
-# ``envs.core.layout`` (every game's pieces could describe themselves).
-from envs.cairo.observation import DescribedLayout, DescribedPiece
 from envs.core.jit import njit
+from envs.core.layout import ObservationLayout, Piece
 
 MAX_COINS = MAX_BID  # 15 x 5
 MAX_GOLD = 105  # exchange gold: each of the 35 posts handed in once, k(k+1)/2 <= 3k
@@ -55,14 +52,14 @@ SEAT_NAMES = ("self", "self+1", "self+2", "self+3", "self+4")
 ZONE_NAMES = ("start", *(f"block {k}" for k in range(1, NUM_BLOCKS + 1)), "goal")
 
 
-def _piece(name, shape, meaning, index, scale, labels=(), private=False) -> DescribedPiece:
-    return DescribedPiece(name, shape, not private, 1.0, meaning=meaning, index=index,
-                          scale=scale, labels=tuple(labels),
-                          privacy="private: the observer's own hand" if private else "public")
+def _piece(name, shape, meaning, index, scale, labels=(), private=False) -> Piece:
+    return Piece(name, shape, not private, 1.0, meaning=meaning, index=index, scale=scale,
+                 labels=tuple(labels),
+                 privacy="private: the observer's own hand" if private else "public")
 
 
 # The features of one seat slot (§9.4, 44 values), ``seats[j]``.
-SEAT = DescribedLayout([
+SEAT = ObservationLayout([
     _piece("present", (1,), "the slot holds a seat (0 beyond the player count)", "[0]",
            "flag"),
     _piece("coins", (1,), "promissory notes held", "[0]", f"coins / {MAX_COINS}"),
@@ -96,7 +93,7 @@ _SEAT_MEANING = "; ".join(f"{name}: {piece.meaning} ({piece.scale})"
 _ROUTE_LABELS = ("present", "face up", *(f"company {c}" for c in COMPANY_NAMES),
                  *(f"good {g}" for g in GOOD_NAMES))
 
-OBS = DescribedLayout([
+OBS = ObservationLayout([
     _piece("decision", (len(Phase),), "the decision asked (`state.phase`)", "[phase]",
            "one-hot", (p.name for p in Phase)),
     _piece("final_round", (1,), "the goal tile is taken: this is the final round (§5.7)",

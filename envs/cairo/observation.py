@@ -24,7 +24,6 @@ division that VERSION 4 shipped, so observations are unchanged bit for bit.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable
 
 import numpy as np
@@ -67,36 +66,6 @@ PLAYER_COUNTS = range(2, NEUTRAL + 1)  # the seats are the owner slots before th
 
 
 # ---------------------------------------------------------------- the layout
-# The documentation fields below belong on ``envs.core.layout.Piece`` and ``ObservationLayout``
-# (every game could describe its features); until they move there, ``envs.docs`` reads them
-# wherever a layout has them.
-@dataclasses.dataclass(frozen=True)
-class DescribedPiece(Piece):
-    """A piece that says what it holds (printed by ``python -m envs.docs``).
-
-    Attributes:
-        meaning: what the values are, in a sentence.
-        index: how the axes are indexed, in the letters of ``NOTATION``, e.g. ``[j, c]``.
-        scale: how a value is made from the state, e.g. ``one-hot`` or ``money / 20``.
-        privacy: who may know it, under each option that changes it.
-        labels: the name of each entry of the last axis, where they have names.
-    """
-
-    meaning: str = ""
-    index: str = ""
-    scale: str = ""
-    privacy: str = "public"
-    labels: tuple[str, ...] = ()
-
-
-class DescribedLayout(ObservationLayout):
-    """An ``ObservationLayout`` with a guide to reading it (Markdown, printed by ``envs.docs``)."""
-
-    def __init__(self, pieces: list[Piece], guide: str = ""):
-        super().__init__(pieces)
-        self.guide = guide
-
-
 def seat_labels(num_players: int, neutral: bool = False) -> tuple[str, ...]:
     """Names of the entries of an egocentric seat axis (and the neutral set's after them)."""
     names = ("self", *(f"self+{j}" for j in range(1, num_players)))
@@ -118,121 +87,121 @@ NOTATION = (  # the index letters of the pieces' ``index``
     + ")")
 
 
-def observation_layout(num_players: int, reveal_money: bool = True) -> DescribedLayout:
+def observation_layout(num_players: int, reveal_money: bool = True) -> ObservationLayout:
     """The observation of ``num_players`` seats under ``reveal_money``: the pieces in order."""
     players, two = num_players, num_players == 2
     owners = players + two  # owner slots on the board: the seats, and the neutral set with 2
     cell_labels = cell_feature_labels(players)
     seats = seat_labels(players)
     pieces = [
-        DescribedPiece(
+        Piece(
             "board", (NUM_CELLS, len(cell_labels)), True, 1.0, index="[k, f]",
             meaning="what stands on cell k: a tile (colour, owner, and the main-stall flag on "
                     "a group's main stall; an expansion has neither flag) or an entrance "
                     "(colour, owner, entrance flag); an empty cell is all 0 (customers: "
                     "`customers`); f: the cell's features, named below",
             scale="one-hot colour, one-hot owner slot, flags", labels=cell_labels),
-        DescribedPiece(
+        Piece(
             "to_act", (players,), True, 1.0, index="[j]", meaning="the seat to act (all 0 "
             "once the game is over)", scale="one-hot"),
-        DescribedPiece(
+        Piece(
             "stage", (NUM_STAGES,), True, 1.0, index="[stage]", meaning="the stage of the "
             "game (§4.1; all 0 once over)", scale="one-hot",
             labels=tuple(stage.name for stage in Stage)[:NUM_STAGES]),
-        DescribedPiece(
+        Piece(
             "phase", (NUM_PHASES,), True, 1.0, index="[phase]", meaning="the decision asked "
             "(`state.phase`, §4.2; all 0 once the game is over)", scale="one-hot",
             labels=tuple(phase.name for phase in Phase)[:NUM_PHASES]),
-        DescribedPiece(
+        Piece(
             "verb", (NUM_VERBS,), True, 1.0, index="[verb - 1]", meaning="what the pending "
             "decisions of the turn belong to (all 0 for none)", scale="one-hot",
             labels=tuple(verb.name for verb in Verb)[1:]),
-        DescribedPiece(
+        Piece(
             "pending_colour", (NUM_COLOURS,), True, 1.0, index="[c]", meaning="colour of the "
             "stall, group or customer the pending decisions concern (all 0 for none)",
             scale="one-hot"),
-        DescribedPiece(
+        Piece(
             "display", (DISPLAY_SLOTS, NUM_CARD_TYPES), True, 1.0, index="[slot, t]",
             meaning="the card in each display slot (all 0 for an empty slot)",
             scale="one-hot"),
-        DescribedPiece(
+        Piece(
             "medals", (NUM_COLOURS, NUM_MEDALS, players), True, 1.0, index="[c, m, j]",
             meaning="seat j holds colour c's gold (m = 0) or silver (m = 1) medal (all 0 "
             "while it is in the supply)", scale="one-hot"),
-        DescribedPiece(
+        Piece(
             "pending_counts", (4,), True, 1.0, index="[count]", meaning="the pending "
             "decisions' counts: cards still to pick in three-card mode, tile units of the "
             "expansion cost unpaid (D9), one coin of a 2:1 unit paid, draws left in a Draw",
             scale=f"picks / {THREE_CARDS}, units / {MAX_UNITS}, flag, draws / "
                   f"{DRAWS_PER_ACTION}",
             labels=("picks_left", "pay_units", "pay_half", "draws_left")),
-        DescribedPiece(
+        Piece(
             "customers", (NUM_COLOURS, 3), True, 1.0, index="[c, position]", meaning="where "
             "colour c's customer stands (all 0 off the board)",
             scale=f"flag, x / {WIDTH - 1}, y / {HEIGHT - 1}", labels=POSITION),
-        DescribedPiece(
+        Piece(
             "target", (3,), True, 1.0, index="[position]", meaning="the stall or expansion "
             "cell the pending build chose (all 0 before it chooses)",
             scale=f"flag, x / {WIDTH - 1}, y / {HEIGHT - 1}", labels=POSITION),
-        DescribedPiece(
+        Piece(
             "money", (players, NUM_COLOURS), reveal_money, 1.0, index="[j, c]",
             meaning="seat j's money of colour c", scale=f"money / {MONEY_PER_COLOUR}",
             privacy="public with `reveal_money=True` (the default); with "
                     "`reveal_money=False` the others' money is private: only j = 0 is "
                     "filled, the rest is 0"),
-        DescribedPiece(
+        Piece(
             "trays", (NUM_COLOURS,), True, 1.0, index="[c]", meaning="money left in colour "
             "c's tray (the bank, §2.2): what no seat holds", scale=f"money / {MONEY_PER_COLOUR}"),
-        DescribedPiece(
+        Piece(
             "vp", (players,), True, 5.0, index="[j]", meaning="VP scored so far (medals held "
             "and money count only at the end, §7.2)", scale=f"VP / {VP_SCALE:g}"),
-        DescribedPiece(
+        Piece(
             "hand", (NUM_CARD_TYPES,), False, 1.0, index="[t]", meaning="the observer's own "
             "stall cards of type t", scale=f"cards / {COPIES}",
             privacy="private: the observer's own hand"),
-        DescribedPiece(
+        Piece(
             "hand_sizes", (players,), True, 1.0, index="[j]", meaning="cards in seat j's "
             "hand", scale=f"cards / {MAX_HAND}"),
-        DescribedPiece(
+        Piece(
             "known", (players - 1, NUM_CARD_TYPES), True, 1.0, index="[j - 1, t]",
             meaning="the cards of type t in the hand of seat j = 1.. (the others) that every "
                     "seat knows: taken face up from the display and not yet played",
             scale=f"cards / {COPIES}"),
-        DescribedPiece(
+        Piece(
             "barkers", (players + 1,), True, 1.0, index="[j], then [P]", meaning="market "
             "barker cards held by seat j, then left in the supply",
             scale=f"cards / {NUM_BARKERS}", labels=(*seats, "supply")),
-        DescribedPiece(
+        Piece(
             "piles", (1 + NUM_CARD_TYPES,), True, 1.0, index="[0], then [1 + t]",
             meaning="cards in the draw pile (its order is hidden), then the discard pile's "
                     "cards of type t", scale=f"draw pile / {NUM_CARDS}, discards / {COPIES}"),
-        DescribedPiece(
+        Piece(
             "supply", (NUM_COLOURS,), True, 1.0, index="[c]", meaning="expansions of colour c "
             "left in the supply", scale=f"expansions / {EXPANSIONS_PER_COLOUR}"),
-        DescribedPiece(
+        Piece(
             "unplaced", (players + 1, NUM_COLOURS), True, 1.0, index="[j, c], then [P, c]",
             meaning="seat j's stall of colour c is not on the board; then the neutral stall "
                     "of colour c is still in the bag (2 players; 0 otherwise)", scale="flag"),
-        DescribedPiece(
+        Piece(
             "group_size", (owners, NUM_COLOURS), True, 1.0,
             index="[j, c], then [P, c] with 2 players", meaning="tiles in the group of seat "
             "j and colour c, then (2 players) the neutral set's: its main stall and expansions "
             "(0 off the board)",
             scale=f"tiles / {MAX_GROUP_SIZE}"),
-        DescribedPiece(
+        Piece(
             "dropped", (players,), True, 1.0, index="[j]", meaning="seat j passed in the "
             "FINAL stage and is out", scale="flag"),
-        DescribedPiece(
+        Piece(
             "turn", (1,), True, 1.0, index="[0]", meaning="MAIN and FINAL turns completed, "
             "against the safety cap `max_turns`", scale="min(turn, max_turns) / max_turns"),
     ]
     size = sum(int(np.prod(piece.shape)) for piece in pieces)
     padding = -size % len(cell_labels)
     if padding:
-        pieces.append(DescribedPiece(
+        pieces.append(Piece(
             "padding", (padding,), True, 0.0, index="[i]", meaning="always 0: rounds the "
             "vector up to whole cells (VERSION 4's size)", scale="0"))
-    return DescribedLayout(pieces, _guide(players, size + padding, len(cell_labels)))
+    return ObservationLayout(pieces, _guide(players, size + padding, len(cell_labels)))
 
 
 def _guide(num_players: int, size: int, cell_features: int) -> str:
@@ -267,7 +236,7 @@ money_of_a = money[j] * 20                 # seat a's money of each colour
 _LAYOUTS = {players: observation_layout(players) for players in PLAYER_COUNTS}
 
 
-def _by_player_count(value: Callable[[DescribedLayout], int]) -> np.ndarray:
+def _by_player_count(value: Callable[[ObservationLayout], int]) -> np.ndarray:
     """(5,) int64: ``value`` of the layout of each player count (2, 3, 4), at its index."""
     values = np.full(NEUTRAL + 1, -1, dtype=np.int64)
     for players, layout in _LAYOUTS.items():

@@ -72,13 +72,27 @@ class ActionLayout:
 
 @dataclasses.dataclass(frozen=True)
 class Piece:
-    """One named piece of an observation vector."""
+    """One named piece of an observation vector, and what it holds (``python -m envs.docs``
+    prints the descriptions into the game's page).
+
+    Attributes:
+        meaning: what the values are, in a sentence.
+        index: how the axes are indexed, in the letters of the layout's guide, e.g. ``[j, c]``.
+        scale: how a value is made from the state, e.g. ``one-hot`` or ``money / 20``.
+        privacy: who may know it, under each option that changes it.
+        labels: the name of each entry of the last axis, where they have names.
+    """
 
     name: str
     shape: tuple[int, ...]
     public: bool  # False: information only the observing seat may know
     high: float  # every value lies in [0, high] (or [-high, high] when signed)
     signed: bool = False
+    meaning: str = ""
+    index: str = ""
+    scale: str = ""
+    privacy: str = "public"
+    labels: tuple[str, ...] = ()
 
 
 class ObservationLayout:
@@ -88,7 +102,8 @@ class ObservationLayout:
     ``(B, *piece.shape)``, so an encoder fills the pieces in place.
     """
 
-    def __init__(self, pieces: list[Piece]):
+    def __init__(self, pieces: list[Piece], guide: str = ""):
+        self.guide = guide  # how to read the vector, in Markdown (``envs.docs``)
         self.pieces = {p.name: p for p in pieces}
         self.offsets: dict[str, slice] = {}
         start = 0
