@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from envs.discoveries import legality, scoring
 from envs.discoveries.data import (
     COINS_BOUND,
     CONTRACT_COLOUR,
@@ -43,7 +42,8 @@ from envs.discoveries.data import (
     TYPE_COPIES,
     TYPE_TV,
 )
-from envs.discoveries.observation import observe
+from envs.discoveries.rules import queries
+from envs.discoveries.rules.legal import NUM_USED
 from envs.discoveries.state import ACTIONS, FLAG, MAIN, OPEN, PHASE, PLAYED, DiscoveriesState
 
 if TYPE_CHECKING:
@@ -228,7 +228,7 @@ def check_invariants(game: DiscoveriesGame, state: DiscoveriesState) -> list[str
     off = (state.con_ships * (CONTRACT_COLOUR[:, None] != TYPE_COLOUR)).sum(axis=2) + (
         (state.con_flag_tv > 0) & (state.con_flag_colour != CONTRACT_COLOUR))
     report.check(~active | (off == state.con_jokers), "9: Jokers != off-colour ships")
-    timer, duration = scoring.voyage_timers(state), state.con_duration
+    timer, duration = queries.voyage_timers(state), state.con_duration
     report.check(~active | ((timer >= 1) & (timer <= duration) & (duration <= 3)), "9: timer")
     revenue = CONTRACT_REVENUE[np.arange(NUM_CONTRACTS), np.clip(duration - 1, 0, 2)]
     report.check(~active | (state.con_revenue == revenue), "9: revenue != card_revenue[d]")
@@ -247,7 +247,7 @@ def check_invariants(game: DiscoveriesGame, state: DiscoveriesState) -> list[str
 
     # 10. turn discipline (live rows).
     used = state.used.astype(np.int64)
-    num_used = legality.NUM_USED[used]
+    num_used = NUM_USED[used]
     main = state.phase == PHASE.MAIN
     picking = live & ~main
     open_type = state.open_type
@@ -286,9 +286,8 @@ def check_invariants(game: DiscoveriesGame, state: DiscoveriesState) -> list[str
         state, counted, FIRST_SAME, FIRST_OFF, seats)), "13: vp_first != the First Scoring")
     over = np.flatnonzero(state.done)
     if over.size:
-        final = (_points(state, filled, FINAL_SAME, FINAL_OFF, seats)[over]
-                 + scoring.task_points(state, over)
-                 + scoring.ships_not_on_expeditions(state, over))
+        tasks, ships = queries.seat_values(game, state, over)
+        final = _points(state, filled, FINAL_SAME, FINAL_OFF, seats)[over] + tasks + ships
         ok = np.ones((num, players), dtype=bool)
         ok[over] = state.vp_final[over] == final
         report.check(ok, "13: vp_final != the Final Scoring")
@@ -312,17 +311,13 @@ def check_invariants(game: DiscoveriesGame, state: DiscoveriesState) -> list[str
         plays = mask[:, ACTIONS.PLAY.start:ACTIONS.PLAY.stop].reshape(rows.size, -1, 3)
         sub_ok[rows] = (plays.all(axis=2) | ~plays.any(axis=2)).all(axis=1)
         report.check(sub_ok, "16: the durations of a card are not legal together")
-        for phase, decision in game.decisions.items():
-            at = rows[state.phase[rows] == phase]
-            if at.size and decision.forced is not None:
-                sub_ok = np.ones(num, dtype=bool)
-                sub_ok[at] = ~decision.forced(state, at)
-                report.check(sub_ok, f"17: a stored {decision.name} decision is forced")
+        sub_ok[rows] = ~queries.forced(game, state, rows)
+        report.check(sub_ok, "17: a stored decision is forced")
     for seat in range(players):
-        obs = observe(state, seat)
+        obs = game.observe(state, seat)
         report.check((obs >= 0) & (obs <= 1) & np.isfinite(obs), f"18: seat {seat}'s "
                      "observation out of [0, 1]")
-    report.check(np.full(num, observe(state, 0).shape[1] == 1072), "18: observation size")
+    report.check(np.full(num, game.observe(state, 0).shape[1] == 1072), "18: observation size")
     return report.errors
 
 

@@ -38,7 +38,7 @@ from envs.discoveries.data import (
     TYPE_TV,
 )
 from envs.discoveries.render import FLAG_WHERE, ships_text
-from envs.discoveries.scoring import voyage_timers
+from envs.discoveries.rules.queries import voyage_timers
 from envs.discoveries.state import PLAYED, DiscoveriesState
 
 if TYPE_CHECKING:
