@@ -1,4 +1,4 @@
-"""Contract feasibility (§5.5 FEASIBLE) from a precomputed table of candidate fleets.
+"""Contract feasibility (§5.5 FEASIBLE) over a table of candidate fleets.
 
 A contract still needing ``r`` TV (0..6) is completed by some multiset of picks whose TVs sum
 to ``r``: regular ships of TV 1, 2 and 3 (``k1 + 2 k2 + 3 k3``), and at most one flagship of

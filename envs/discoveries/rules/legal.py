@@ -199,8 +199,7 @@ def contract_feasible(idle, colour, jokers, coins, flag, remaining):
         o1 += idle[c * 3]
         o2 += idle[c * 3 + 1]
         o3 += idle[c * 3 + 2]
-    return feasible(m1, m2, m3, min(o1, 3), min(o2, 3), min(o3, 3), jokers, coins, flag,
-                    remaining)
+    return feasible(m1, m2, m3, o1, o2, o3, jokers, coins, flag, remaining)
 
 
 @njit
@@ -312,13 +311,12 @@ def legal_pick_build(s, r, mask, flag):
             if idle[t] == 0 or after < 0:
                 continue
             if TYPE_COLOUR[t] == colour:
-                ok = feasible(m1 - (tv == 1), m2 - (tv == 2), m3 - (tv == 3), min(o1, 3),
-                              min(o2, 3), min(o3, 3), jokers, coins - SHIP_FEE, flag_state,
-                              after)
+                ok = feasible(m1 - (tv == 1), m2 - (tv == 2), m3 - (tv == 3), o1, o2, o3,
+                              jokers, coins - SHIP_FEE, flag_state, after)
             else:
                 ok = jokers >= 1 and feasible(
-                    m1, m2, m3, min(o1 - (tv == 1), 3), min(o2 - (tv == 2), 3),
-                    min(o3 - (tv == 3), 3), jokers - 1, coins - SHIP_FEE, flag_state, after)
+                    m1, m2, m3, o1 - (tv == 1), o2 - (tv == 2), o3 - (tv == 3), jokers - 1,
+                    coins - SHIP_FEE, flag_state, after)
             mask[PICK_SHIP + t] |= ok
     if not flag_idle or coins < FLAGSHIP_FEE:
         return
@@ -328,8 +326,8 @@ def legal_pick_build(s, r, mask, flag):
             continue
         for tv in range(1, NUM_TVS + 1):
             after = remaining - tv
-            if after >= 0 and feasible(m1, m2, m3, min(o1, 3), min(o2, 3), min(o3, 3),
-                                       jokers - joker, coins - FLAGSHIP_FEE, NO_FLAG, after):
+            if after >= 0 and feasible(m1, m2, m3, o1, o2, o3, jokers - joker,
+                                       coins - FLAGSHIP_FEE, NO_FLAG, after):
                 mask[PICK_FLAGSHIP + 3 * slot + tv - 1] = True
 
 
