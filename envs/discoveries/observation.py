@@ -224,23 +224,23 @@ def observe_seat(s, r, seat, slot, observer, out):
     put(out, at + S_COMPLETED + 1, TRACK[completed], BY_TRACK)
     put(out, at + S_HAND, s.hand_size[r, seat], BY_HAND)
     for k in range(HAND_LIMIT):
-        card = s.hand[r, seat, k]
+        card = int(s.hand[r, seat, k])
         if card >= 0 and (own or s.hand_public[r, seat, k]):
             out[at + S_KNOWN + card] = 1
     for t in range(NUM_TYPES):
         put(out, at + S_IDLE + t, s.idle[r, seat, t], BY_COPIES)
     revealed = s.flag_revealed[r, seat]
-    out[at + S_FLAG_STATE + (FLAG_STATE[s.flag_where[r, seat]] if revealed else 0)] = 1
-    flag = s.flag_id[r, seat]
+    out[at + S_FLAG_STATE + (int(FLAG_STATE[s.flag_where[r, seat]]) if revealed else 0)] = 1
+    flag = int(s.flag_id[r, seat])
     if revealed or own:
         out[at + S_CANDIDATES + flag] = 1
         for c in range(NUM_COLOURS):
             out[at + S_FLAG_COLOURS + c] = np.float32(FLAG_CARRIES[flag, c])
     else:  # the flagships the observer has not seen: neither revealed nor its own
-        unseen = 63 ^ (1 << s.flag_id[r, observer])
+        unseen = 63 ^ (1 << int(s.flag_id[r, observer]))
         for q in range(s.coins.shape[1]):
             if s.flag_revealed[r, q]:
-                unseen &= ~(1 << s.flag_id[r, q])
+                unseen &= ~(1 << int(s.flag_id[r, q]))
         for f in range(NUM_FLAGSHIPS):
             out[at + S_CANDIDATES + f] = unseen >> f & 1
         for c in range(NUM_COLOURS):
@@ -269,13 +269,13 @@ def observe_row(s, r, seat, out):
     players = s.coins.shape[1]
     current = s.current_player[r]
     turn = s.turn[r]
-    out[DECISION + s.phase[r]] = 1
+    out[DECISION + int(s.phase[r])] = 1
     if current >= 0:
         out[ACTING + (current - seat) % players] = 1
-    used = s.used[r]
+    used = int(s.used[r])
     for bit in range(4):
         out[USED_TYPES + bit] = used >> bit & 1
-    out[OPEN_TYPE + s.open_type[r]] = 1
+    out[OPEN_TYPE + int(s.open_type[r])] = 1
     out[ACTIONS_USED + NUM_USED[used]] = 1
     put(out, TURN, turn, BY_TURNS)
     first_shown, final_shown = s.first_reveal[r] >= 0, s.final_reveal[r] >= 0
@@ -287,7 +287,7 @@ def observe_row(s, r, seat, out):
         put(out, SCHEDULE + 3, s.first_reveal[r] + players - turn, BY_4)
     if final_shown and not done:
         put(out, SCHEDULE + 4, s.final_reveal[r] + players - turn, BY_4)
-    pos = s.pile_pos[r]
+    pos = int(s.pile_pos[r])
     for pile in range(5):
         put(out, PILE_SIZES + pile, PILE_LEFT[pos, pile], BY_PILE)
     for t in range(NUM_TYPES):
@@ -299,44 +299,44 @@ def observe_row(s, r, seat, out):
             out[ODDS + 2 + k] = ODDS_TABLE[pos, 2 + k]
     put(out, DECK_SIZE, NUM_CONTRACTS - s.deck_pos[r], BY_DECK)
     for k in range(s.deck_pos[r], NUM_CONTRACTS):
-        out[UNSEEN + s.contracts[r, k]] = 1
+        out[UNSEEN + int(s.contracts[r, k])] = 1
     for q in range(players):
         for k in range(HAND_LIMIT):
-            card = s.hand[r, q, k]
+            card = int(s.hand[r, q, k])
             if card >= 0 and not s.hand_public[r, q, k] and q != seat:
                 out[UNSEEN + card] = 1
     for slot in range(MARKET_SLOTS):
-        ship = s.offer[r, slot]
+        ship = int(s.offer[r, slot])
         out[MARKET + slot * (NUM_TYPES + 1) + (ship if ship >= 0 else NUM_TYPES)] = 1
-        ship = s.refill[r, slot]
+        ship = int(s.refill[r, slot])
         out[MARKET + (MARKET_SLOTS + slot) * (NUM_TYPES + 1)
             + (ship if ship >= 0 else NUM_TYPES)] = 1
     for slot in range(NUM_RES_SLOTS):
         at = (MARKET_RES + 6 * slot if slot < RES_DISPLAY
               else DISPLAY_RES + 6 * (slot - RES_DISPLAY))
-        owner = s.res_owner[r, slot]
+        owner = int(s.res_owner[r, slot])
         out[at + ((owner - seat) % players if owner >= 0 else MAX_SEATS)] = 1
         out[at + 5] = (owner >= 0 and owner == current
                        and s.res_turn[r, slot] == s.own_turns[r, current])
     for slot in range(DISPLAY_SLOTS):
-        card = s.display[r, slot]
+        card = int(s.display[r, slot])
         out[DISPLAY + slot * (NUM_CONTRACTS + 1) + (card if card >= 0 else NUM_CONTRACTS)] = 1
     for e in range(NUM_EXPEDITIONS):
         at = EXPEDITIONS + e * EXP_SIZE
-        colour = s.exp_colour_set[r, e]
+        colour = int(s.exp_colour_set[r, e])
         out[at + (colour if colour >= 0 else NUM_COLOURS)] = 1
         put(out, at + 7, EXP_LIMIT[e] - s.exp_used[r, e], BY_EXP)
     for slot in range(players):
         observe_seat(s, r, (seat + slot) % players, slot, seat, out)
-    out[OWN_TASK + s.task[r, seat]] = 1
+    out[OWN_TASK + int(s.task[r, seat])] = 1
     if s.target[r] >= 0:
-        out[TARGET + s.target[r]] = 1
-    card = s.build_card[r]
+        out[TARGET + int(s.target[r])] = 1
+    card = int(s.build_card[r])
     if card >= 0:
-        out[BUILD + B_COLOUR + CONTRACT_COLOUR[card]] = 1
-        out[BUILD + B_NEED + CONTRACT_TV[card] - 3] = 1
+        out[BUILD + B_COLOUR + int(CONTRACT_COLOUR[card])] = 1
+        out[BUILD + B_NEED + int(CONTRACT_TV[card]) - 3] = 1
     if s.build_duration[r] >= 1:
-        out[BUILD + B_DURATION + s.build_duration[r] - 1] = 1
+        out[BUILD + B_DURATION + int(s.build_duration[r]) - 1] = 1
     put(out, BUILD + B_TV, s.build_tv[r], BY_TV)
     for t in range(NUM_TYPES):
         put(out, BUILD + B_SHIPS + t, s.build_ships[r, t], BY_COPIES)

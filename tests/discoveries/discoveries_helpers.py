@@ -170,6 +170,8 @@ class Position:
 
     # ---------------------------------------------------------------- playing
     def mask(self) -> np.ndarray:
+        """The legal mask of the position as it stands (fields edited by hand included)."""
+        self.game.refresh(self.state)
         return self.game.legal_action_mask(self.state)[0]
 
     def legal(self) -> list[str]:
@@ -181,6 +183,7 @@ class Position:
     def play(self, *names: str) -> Position:
         """Step the named actions one after another (alone and embedded in a batch)."""
         for name in names:
+            self.game.refresh(self.state)  # fields may have been edited by hand
             self.state = self.embedded.step(self.state, action(name))
         return self
 

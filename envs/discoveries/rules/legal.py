@@ -191,14 +191,22 @@ def legal_send(s, r, mask, flags):
 
 
 @njit
-def contract_feasible(idle, colour, jokers, coins, flag, remaining):
-    """FEASIBLE (§5.5) with the seat's ``idle`` (18,) ships, for a contract of ``colour``."""
+def fleet_split(idle, colour):
+    """The idle ships ``idle`` (18,) of ``colour`` per TV 1..3, then those of the other
+    colours per TV: what FEASIBLE reads (§5.5)."""
     m1, m2, m3 = idle[colour * 3], idle[colour * 3 + 1], idle[colour * 3 + 2]
     o1, o2, o3 = -m1, -m2, -m3
     for c in range(NUM_COLOURS):
         o1 += idle[c * 3]
         o2 += idle[c * 3 + 1]
         o3 += idle[c * 3 + 2]
+    return m1, m2, m3, o1, o2, o3
+
+
+@njit
+def contract_feasible(idle, colour, jokers, coins, flag, remaining):
+    """FEASIBLE (§5.5) with the seat's ``idle`` (18,) ships, for a contract of ``colour``."""
+    m1, m2, m3, o1, o2, o3 = fleet_split(idle, colour)
     return feasible(m1, m2, m3, o1, o2, o3, jokers, coins, flag, remaining)
 
 
@@ -294,12 +302,7 @@ def legal_pick_build(s, r, mask, flag):
     remaining = CONTRACT_TV[card] - s.build_tv[r]
     coins, jokers = s.coins[r, seat], s.jokers[r, seat]
     flag_idle = s.flag_where[r, seat] == FLAG_IDLE
-    m1, m2, m3 = idle[colour * 3], idle[colour * 3 + 1], idle[colour * 3 + 2]
-    o1, o2, o3 = -m1, -m2, -m3
-    for c in range(NUM_COLOURS):
-        o1 += idle[c * 3]
-        o2 += idle[c * 3 + 1]
-        o3 += idle[c * 3 + 2]
+    m1, m2, m3, o1, o2, o3 = fleet_split(idle, colour)
     flag_state = NO_FLAG
     if flag_idle:
         flag_state = FLAG_OFF + (FLAG_COLOURS[flag, 0] == colour or
