@@ -140,7 +140,9 @@ def shaped(shape: tuple[Any, ...], dtype: Any, fill: Any = 0) -> dict[str, Any]:
 
 @dataclasses.dataclass
 class DiscoveriesState(CompiledState):
-    """One batch of games (§4.1). B rows, P seats; "public" unless marked otherwise."""
+    """One batch of games (§4.1), B rows and P seats. Each field declares its shape after the
+    batch axis, its dtype and a new game's value (``shaped``); "public" unless marked
+    otherwise."""
 
     # ---------------------------------------------------------------- turn (§4.1, §4.3)
     # Phase asked (GAME_OVER once over)
@@ -160,20 +162,20 @@ class DiscoveriesState(CompiledState):
     offer: np.ndarray = field(metadata=shaped((MARKET_SLOTS,), np.int8, fill=NONE))
     # ship type in each refill slot, -1 empty
     refill: np.ndarray = field(metadata=shaped((MARKET_SLOTS,), np.int8, fill=NONE))
-    # (B, 34) int8, the five piles as one sequence, top of pile 1 first: ship type 0..17,
+    # The five piles as one sequence, top of pile 1 first: ship type 0..17,
     # 18 First Scoring, 19 Final Scoring; order hidden (the multiset is derivable)
     piles: np.ndarray = field(metadata=shaped((PILE_CARDS,), np.int8))
     # cards drawn from the sequence, 0..34
     pile_pos: np.ndarray = field(metadata=shaped((), np.int8))
     # ships of each type left in the piles (derivable)
     pile_ships: np.ndarray = field(metadata=shaped((NUM_TYPES,), np.int8))
-    # (B, 14) int8 reservation owner per card slot (offer 0..4, refill 5..9, display
+    # Reservation owner per card slot (offer 0..4, refill 5..9, display
     # 10..13), -1 none; the record moves with its card
     res_owner: np.ndarray = field(metadata=shaped((NUM_RES_SLOTS,), np.int8, fill=NONE))
     # the owner's own_turns when it was placed
     res_turn: np.ndarray = field(metadata=shaped((NUM_RES_SLOTS,), np.int16))
     # ---------------------------------------------------------------- contracts (§5.2)
-    # (B, 24) int8, the contract order drawn at setup: display, hands, then the deck;
+    # The contract order drawn at setup: display, hands, then the deck;
     # positions >= deck_pos are the deck, top first (hidden)
     contracts: np.ndarray = field(metadata=shaped((NUM_CONTRACTS,), np.int8))
     deck_pos: np.ndarray = field(metadata=shaped((), np.int8))  # 4 + 2P .. 24
@@ -188,7 +190,7 @@ class DiscoveriesState(CompiledState):
     con_state: np.ndarray = field(metadata=shaped((NUM_CONTRACTS,), np.int8, fill=Played.UNPLAYED))
     # seat of a played contract, -1 otherwise
     con_owner: np.ndarray = field(metadata=shaped((NUM_CONTRACTS,), np.int8, fill=NONE))
-    # (B, 24) int16, the owner's own_turns at whose start an active voyage returns (its
+    # The owner's own_turns at whose start an active voyage returns (its
     # timer is con_due - own_turns of the owner, 1..3); 0 when not active
     con_due: np.ndarray = field(metadata=shaped((NUM_CONTRACTS,), np.int16))
     # the chosen d of a played contract, 1..3
@@ -279,7 +281,7 @@ class DiscoveriesState(CompiledState):
     # ships per owner of the card's colour
     exp_same: np.ndarray = field(metadata=shaped((NUM_EXPEDITIONS, P), np.int8))
     # ---------------------------------------------------------------- scoring schedule
-    # (B,) int16, g the First / Final Scoring card came out in, NOT_REVEALED while in its
+    # g the First / Final Scoring card came out in, NOT_REVEALED while in its
     # pile (so far below 0 that reveal + N never equals a turn)
     first_reveal: np.ndarray = field(metadata=shaped((), np.int16, fill=NOT_REVEALED))
     final_reveal: np.ndarray = field(metadata=shaped((), np.int16, fill=NOT_REVEALED))
