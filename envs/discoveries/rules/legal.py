@@ -2,8 +2,8 @@
 
 Each ``legal_<phase>(s, r, mask, cards, flags)`` sets the legal actions of the decision in
 the row's cleared ``mask`` (134,) for the acting seat, given what it may hold of the two
-things the table cannot see: ``cards`` (24,) bool, the contracts that may be in its hand,
-and ``flags`` (6,) bool, the flagships it may have. ``legal`` passes its real hand and
+things the table cannot see, as bit sets: ``cards`` (bit c: contract c may be in its hand)
+and ``flags`` (bit f: its flagship may be F f). ``legal`` passes its real hand and
 flagship; ``forced`` passes the public bound (``public_holdings``: the cards taken from the
 display plus, if a hand card is hidden, every contract the table has not seen; the flagship
 if revealed, else every flagship not yet revealed), so the same functions judge on public
@@ -60,27 +60,26 @@ FLAG_IDLE = int(Flag.IDLE)
 # Main actions used, by the 4-bit ``used`` value.
 NUM_USED = np.array([bin(u).count("1") for u in range(16)], dtype=np.int8)
 NO_TV = 9  # "no idle ship of this colour": above every free TV
+ALL_FLAGSHIPS = (1 << NUM_FLAGSHIPS) - 1
 
 
 # ---------------------------------------------------------------- what the seat may hold
 @njit
-def own_holdings(s, r, cards, flags):
-    """Into ``cards`` (24,) bool and ``flags`` (6,) bool: the acting seat's real hand and
-    flagship."""
+def own_holdings(s, r):
+    """The acting seat's real hand and flagship, as the bit sets (``cards``, ``flags``)."""
     seat = s.current_player[r]
-    cards[:] = False
-    flags[:] = False
+    cards = 0
     for k in range(HAND_LIMIT):
         if s.hand[r, seat, k] >= 0:
-            cards[s.hand[r, seat, k]] = True
-    flags[s.flag_id[r, seat]] = True
+            cards |= 1 << int(s.hand[r, seat, k])
+    return cards, 1 << int(s.flag_id[r, seat])
 
 
 @njit
-def public_holdings(s, r, cards, flags):
-    """Into ``cards`` (24,) bool and ``flags`` (6,) bool: what every seat knows the acting
-    seat may hold (§4.5, §6). Cards: those it took from the display, and, when some hand
-    card is hidden, every contract of the public unseen set (the deck and every seat's hidden
+def public_holdings(s, r):
+    """What every seat knows the acting seat may hold (§4.5, §6), as the bit sets
+    (``cards``, ``flags``). Cards: those it took from the display, and, when some hand card
+    is hidden, every contract of the public unseen set (the deck and every seat's hidden
     hand cards). Flagships: its own once revealed, else every flagship not yet revealed.
 
     Every mask grows with the cards and flagships, so the mask from this bound holds the
@@ -89,30 +88,29 @@ def public_holdings(s, r, cards, flags):
     """
     seat = s.current_player[r]
     players = s.hand.shape[1]
-    cards[:] = False
+    cards = 0
     hidden = False
     for k in range(HAND_LIMIT):
         card = s.hand[r, seat, k]
         if card >= 0:
             if s.hand_public[r, seat, k]:
-                cards[card] = True
+                cards |= 1 << int(card)
             else:
                 hidden = True
     if hidden:
         for pos in range(s.deck_pos[r], NUM_CONTRACTS):
-            cards[s.contracts[r, pos]] = True
+            cards |= 1 << int(s.contracts[r, pos])
         for q in range(players):
             for k in range(HAND_LIMIT):
                 if s.hand[r, q, k] >= 0 and not s.hand_public[r, q, k]:
-                    cards[s.hand[r, q, k]] = True
+                    cards |= 1 << int(s.hand[r, q, k])
     if s.flag_revealed[r, seat]:
-        flags[:] = False
-        flags[s.flag_id[r, seat]] = True
-    else:
-        flags[:] = True
-        for q in range(players):
-            if s.flag_revealed[r, q]:
-                flags[s.flag_id[r, q]] = False
+        return cards, 1 << int(s.flag_id[r, seat])
+    flags = ALL_FLAGSHIPS
+    for q in range(players):
+        if s.flag_revealed[r, q]:
+            flags &= ~(1 << int(s.flag_id[r, q]))
+    return cards, flags
 
 
 # ---------------------------------------------------------------- MAIN (§4.3, §5.1-§5.7)
@@ -153,9 +151,9 @@ def may_sail(s, r, seat):
 
 @njit
 def carries(flags, colour):
-    """Some flagship of the set ``flags`` (6,) bool carries ``colour``."""
+    """Some flagship of the bit set ``flags`` carries ``colour``."""
     for f in range(NUM_FLAGSHIPS):
-        if flags[f] and FLAG_CARRIES[f, colour]:
+        if flags >> f & 1 and FLAG_CARRIES[f, colour]:
             return True
     return False
 
@@ -219,7 +217,7 @@ def legal_play(s, r, mask, cards, flags):
     coins, jokers = s.coins[r, seat], s.jokers[r, seat]
     flag_idle = s.flag_where[r, seat] == FLAG_IDLE
     for c in range(NUM_CONTRACTS):
-        if not cards[c]:
+        if not cards >> c & 1:
             continue
         colour = CONTRACT_COLOUR[c]
         flag = NO_FLAG
@@ -281,7 +279,7 @@ def expedition_picks(s, r, target, mask, flags):
     if s.flag_where[r, seat] != FLAG_IDLE or coins < FLAGSHIP_FEE:
         return
     for f in range(NUM_FLAGSHIPS):
-        if not flags[f]:
+        if not flags >> f & 1:
             continue
         for slot in range(2):
             if anything or FLAG_COLOURS[f, slot] == established:
@@ -339,7 +337,7 @@ def legal_build_contract(s, r, mask, cards, flags):
     """BUILD_CONTRACT: the picks that keep the contract FEASIBLE for some flagship it may
     have (``legal_pick_build``)."""
     for f in range(NUM_FLAGSHIPS):
-        if flags[f]:
+        if flags >> f & 1:
             legal_pick_build(s, r, mask, f)
 
 
@@ -360,9 +358,7 @@ def legal_with(s, r, mask, cards, flags):
 @njit
 def legal(s, r, mask):
     """The legal actions of the decision asked in row ``r`` (the driver's ``legal``)."""
-    cards = np.empty(NUM_CONTRACTS, np.bool_)
-    flags = np.empty(NUM_FLAGSHIPS, np.bool_)
-    own_holdings(s, r, cards, flags)
+    cards, flags = own_holdings(s, r)
     legal_with(s, r, mask, cards, flags)
 
 
@@ -370,11 +366,13 @@ def legal(s, r, mask):
 def forced(s, r, mask):
     """Whether public information alone leaves the decision its single legal action
     (design.md, forced decisions; §4.5): the same legal function on the public bound of
-    the seat's hand and flagship (``public_holdings``)."""
-    cards = np.empty(NUM_CONTRACTS, np.bool_)
-    flags = np.empty(NUM_FLAGSHIPS, np.bool_)
-    public_holdings(s, r, cards, flags)
-    bound = np.zeros(NUM_ACTIONS, np.bool_)
-    legal_with(s, r, bound, cards, flags)
-    return bound.sum() == 1
-
+    the seat's hand and flagship (``public_holdings``). The bound's mask is worked out in
+    ``mask`` itself, which holds the single real action and gets it back."""
+    action = np.argmax(mask)
+    cards, flags = public_holdings(s, r)
+    mask[:] = False
+    legal_with(s, r, mask, cards, flags)
+    single = mask.sum() == 1
+    mask[:] = False
+    mask[action] = True
+    return single

@@ -7,7 +7,7 @@ import numpy as np
 
 from envs.core.compiled import CompiledGame
 from envs.core.jit import njit
-from envs.discoveries.data import NUM_EXPEDITIONS, NUM_FLAGSHIPS, NUM_TASK_KINDS, NUM_TYPES
+from envs.discoveries.data import NUM_EXPEDITIONS, NUM_TASK_KINDS, NUM_TYPES
 from envs.discoveries.rules import legal, scoring
 from envs.discoveries.state import PLAYED, DiscoveriesState
 
@@ -66,12 +66,10 @@ def voyage_timers(state: DiscoveriesState) -> np.ndarray:
 
 @njit
 def _expedition_picks_rows(s, rows, out):
-    flags = np.zeros(NUM_FLAGSHIPS, np.bool_)
     mask = np.zeros(NUM_ACTIONS, np.bool_)
     for i in range(rows.shape[0]):
         r = rows[i]
-        flags[:] = False
-        flags[s.flag_id[r, s.current_player[r]]] = True
+        flags = 1 << int(s.flag_id[r, s.current_player[r]])
         for e in range(NUM_EXPEDITIONS):
             mask[:] = False
             legal.expedition_picks(s, r, e, mask, flags)
