@@ -58,7 +58,7 @@ from envs.discoveries.data import (
     TYPE_PRICE,
     TYPE_TV,
 )
-from envs.discoveries.scoring import qualifying
+from envs.discoveries.rules.queries import expedition_picks, qualifying
 from envs.discoveries.state import ACTIONS, FLAG, PHASE, DiscoveriesState
 
 NEG = -1e9  # the value of an illegal action
@@ -73,10 +73,10 @@ _FLAG_SLOT = np.repeat(np.arange(2), 3)  # (6,) colour slot of each PICK_FLAGSHI
 class _View:
     """What the acting seat knows in the rows it acts in (R rows: ``idx`` of the batch)."""
 
-    def __init__(self, agent: DiscoveriesScriptedAgent, state: DiscoveriesState,
+    def __init__(self, agent: DiscoveriesScriptedAgent, game: Game, state: DiscoveriesState,
                  idx: np.ndarray):
         players = state.coins.shape[1]
-        self.state, self.idx = state, idx
+        self.game, self.state, self.idx = game, state, idx
         seat = state.current_player[idx].astype(np.intp)
         self.seat = seat
         r = np.arange(idx.size)
@@ -170,7 +170,7 @@ class DiscoveriesScriptedAgent:
         idx, mask = acting_rows(game, state, player)
         if not idx.size:
             return values
-        view = _View(self, state, idx)
+        view = _View(self, game, state, idx)
         phase = state.phase[idx]
         scores = np.zeros(mask.shape)
         for which, handler in ((PHASE.MAIN, self._main), (PHASE.PICK_EXP_SHIP, self._exp_pick),
@@ -248,19 +248,11 @@ class DiscoveriesScriptedAgent:
         scores[:, _A.RESERVE_OFFER.start:] = self.reserve_value
         return scores
 
-    def _pick_legal(self, view: _View, rows: np.ndarray) -> np.ndarray:
-        """(n, 12, 24) bool: the pick is legal on the expedition (§5.4), from public counts
-        and the own fleet."""
-        free = view.free[rows][:, :, None]
-        established = view.established[rows][:, :, None]
-        anything = (established < 0) | (view.jokers[rows] >= 1)[:, None, None]
-        coins = view.coins[rows][:, None, None]
-        ships = ((view.idle[rows] > 0)[:, None, :] & (free >= TYPE_TV) & (coins >= 1)
-                 & (anything | (established == TYPE_COLOUR)))
-        colour = view.flag_colours[rows][:, _FLAG_SLOT][:, None, :]  # (n, 1, 6)
-        flags = (view.flag_idle[rows][:, None, None] & (free >= _FLAG_TV) & (coins >= 2)
-                 & (anything | (established == colour)))
-        return np.concatenate([ships, flags], axis=2)
+    @staticmethod
+    def _pick_legal(view: _View, rows: np.ndarray) -> np.ndarray:
+        """(n, 12, 24) bool: the pick is legal on the expedition (§5.4; the compiled rule,
+        ``legal.expedition_picks``)."""
+        return expedition_picks(view.game, view.state, view.idx[rows])
 
     def _contract_use(self, view: _View, rows: np.ndarray) -> np.ndarray:
         """(n, 18) value of a bought ship for the hand's contracts (none by default)."""

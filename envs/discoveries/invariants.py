@@ -1,6 +1,8 @@
 """The invariants of §10, checked from the state alone over the whole batch.
 
-``check_invariants`` covers items 1-18 (the "between steps" parts excepted);
+``check_invariants`` covers items 1-18 (the "between steps" parts excepted), one function
+per item (or per pair of items that share their figures) over a ``_Batch`` of the figures
+several items read; each reports the rows where it fails (``envs.core.invariants``).
 ``check_transition`` the parts that compare a state with the one before it (VP never falls
 and changes only in a scoring, expedition ships never leave, no reserved card taken by
 another seat).
@@ -12,7 +14,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from envs.discoveries import legality, scoring
+from envs.core.invariants import InvariantReport
 from envs.discoveries.data import (
     COINS_BOUND,
     CONTRACT_COLOUR,
@@ -43,28 +45,28 @@ from envs.discoveries.data import (
     TYPE_COPIES,
     TYPE_TV,
 )
-from envs.discoveries.observation import observe
+from envs.discoveries.rules import queries
+from envs.discoveries.rules.legal import NUM_USED
 from envs.discoveries.state import ACTIONS, FLAG, MAIN, OPEN, PHASE, PLAYED, DiscoveriesState
 
 if TYPE_CHECKING:
     from envs.discoveries.game import DiscoveriesGame
 
-MAX_LISTED = 5  # failing rows named per check
+
+def _all(ok: np.ndarray) -> np.ndarray:
+    """(B,) bool: every entry of each row of ``ok`` (B, ...) holds."""
+    ok = np.asarray(ok)
+    return ok.reshape(ok.shape[0], -1).all(axis=1) if ok.ndim > 1 else ok
 
 
-class _Report:
-    """Collects the failing rows of each check as messages."""
+class _Check:
+    """The report, with checks that take ``ok`` (B, ...) and require all of a row."""
 
-    def __init__(self) -> None:
-        self.errors: list[str] = []
+    def __init__(self, batch_size: int):
+        self.report = InvariantReport(batch_size)
 
-    def check(self, ok: np.ndarray, what: str) -> None:
-        """``ok`` (B,) or (B, ...) bool: every entry of a row must hold."""
-        ok = np.asarray(ok)
-        if ok.ndim > 1:
-            ok = ok.reshape(ok.shape[0], -1).all(axis=1)
-        for row in np.flatnonzero(~ok)[:MAX_LISTED]:
-            self.errors.append(f"row {int(row)}: {what}")
+    def __call__(self, ok: np.ndarray, what: str) -> None:
+        self.report.check(what, _all(ok))
 
 
 def _counts(values: np.ndarray, valid: np.ndarray, size: int) -> np.ndarray:
@@ -74,72 +76,91 @@ def _counts(values: np.ndarray, valid: np.ndarray, size: int) -> np.ndarray:
     return np.bincount(keys, minlength=num * size).reshape(num, size)
 
 
-def check_invariants(game: DiscoveriesGame, state: DiscoveriesState) -> list[str]:
-    """Violations of §10 items 1-18, one message per failing row and check."""
-    report = _Report()
-    players = game.num_players
-    num = state.batch_size
-    b = np.arange(num)
-    live = ~state.done
-    seats = np.arange(players)
-    pos = state.pile_pos.astype(np.int64)[:, None]
-    in_piles = np.arange(PILE_CARDS) >= pos
-    building = state.phase == PHASE.BUILD_CONTRACT
-    actor_mask = (seats == state.current_player[:, None]) & building[:, None]  # (B, P)
-    active = state.con_state == PLAYED.ACTIVE  # (B, 24)
-    exp_regular = (state.exp_owner >= 0) & ~state.exp_flag  # (B, 12, 8)
-    exp_type = np.maximum(state.exp_colour, 0) * 3 + np.maximum(state.exp_tv, 1) - 1
+class _Batch:
+    """The figures of a batch that several items read."""
 
-    # 1. ship conservation, per type.
-    ships = _counts(state.piles, in_piles & (state.piles < NUM_TYPES), NUM_TYPES)
+    def __init__(self, game: DiscoveriesGame, state: DiscoveriesState):
+        self.game, self.state = game, state
+        self.players = players = game.num_players
+        self.num = num = state.batch_size
+        self.live = ~state.done
+        self.seats = seats = np.arange(players)
+        self.turn = state.turn.astype(np.int64)
+        self.in_piles = np.arange(PILE_CARDS) >= state.pile_pos.astype(np.int64)[:, None]
+        self.building = building = state.phase == PHASE.BUILD_CONTRACT
+        # (B, P) the seat building a contract
+        self.actor_mask = (seats == state.current_player[:, None]) & building[:, None]
+        self.active = active = state.con_state == PLAYED.ACTIVE  # (B, 24)
+        self.filled = filled = state.exp_owner >= 0  # (B, 12, 8)
+        self.exp_regular = filled & ~state.exp_flag
+        self.exp_type = np.maximum(state.exp_colour, 0) * 3 + np.maximum(state.exp_tv, 1) - 1
+        self.first_due = state.first_reveal.astype(np.int64) + players
+        self.final_due = state.final_reveal.astype(np.int64) + players
+        self.on_exp = _counts(state.exp_owner.reshape(num, -1),
+                              (state.exp_flag & filled).reshape(num, -1), players)
+        self.on_voyage = _counts(state.con_owner, active & (state.con_flag_tv > 0), players)
+        owner = np.maximum(state.con_owner, 0)
+        self.owner_hot = (owner[:, :, None] == seats) & active[:, :, None]  # (B, 24, P)
+        self.con_ships = state.con_ships.sum(axis=2) * active  # (B, 24)
+        self.off_colour = filled & (state.exp_colour != state.exp_colour_set[:, :, None])
+
+
+def _ships(check: _Check, b: _Batch) -> None:
+    """1. Ship conservation, per type."""
+    state, num = b.state, b.num
+    ships = _counts(state.piles, b.in_piles & (state.piles < NUM_TYPES), NUM_TYPES)
+    pile_counts = ships.copy()
     market = np.concatenate([state.offer, state.refill], axis=1)
     ships += _counts(market, market >= 0, NUM_TYPES)
     ships += state.idle.sum(axis=1)
-    ships += (state.con_ships * active[:, :, None]).sum(axis=1)
+    ships += (state.con_ships * b.active[:, :, None]).sum(axis=1)
     ships += state.build_ships
-    ships += _counts(exp_type.reshape(num, -1), exp_regular.reshape(num, -1), NUM_TYPES)
-    report.check(ships == TYPE_COPIES, "1: the ships of some type do not add up to its copies")
+    ships += _counts(b.exp_type.reshape(num, -1), b.exp_regular.reshape(num, -1), NUM_TYPES)
+    check(ships == TYPE_COPIES, "1: the ships of some type do not add up to its copies")
+    check(pile_counts == state.pile_ships, "1: pile_ships != the ships left in the piles")
 
-    # 2 and 14. scoring cards and their windows.
-    turn = state.turn.astype(np.int64)
+
+def _scoring_cards(check: _Check, b: _Batch) -> None:
+    """2 and 14. The scoring cards and their windows."""
+    state, turn = b.state, b.turn
     for name, reveal, pile, card in (("First", state.first_reveal, FIRST_PILE, FIRST_CARD),
                                      ("Final", state.final_reveal, FINAL_PILE, FINAL_CARD)):
         where = np.arange(PILE_CARDS)
         own_pile = (where >= PILE_START[pile]) & (where < PILE_END[pile])
-        waiting = (in_piles & own_pile & (state.piles == card)).sum(axis=1)
-        anywhere = (in_piles & (state.piles == card)).sum(axis=1)
-        report.check((waiting == (reveal < 0)) & (anywhere == waiting),
-                     f"2: the {name} Scoring card is neither in its pile nor revealed, or both")
-        report.check((reveal < 0) | (reveal <= turn), f"14: {name} revealed after turn g")
+        waiting = (b.in_piles & own_pile & (state.piles == card)).sum(axis=1)
+        anywhere = (b.in_piles & (state.piles == card)).sum(axis=1)
+        check((waiting == (reveal < 0)) & (anywhere == waiting),
+              f"2: the {name} Scoring card is neither in its pile nor revealed, or both")
+        check((reveal < 0) | (reveal <= turn), f"14: {name} revealed after turn g")
     both = (state.first_reveal >= 0) & (state.final_reveal >= 0)
-    report.check((state.final_reveal < 0) | (state.first_reveal >= 0),
-                 "2: the Final Scoring card came out before the First")
-    report.check(~both | (state.first_reveal <= state.final_reveal), "14: First after Final")
-    first_due = state.first_reveal.astype(np.int64) + players
-    final_due = state.final_reveal.astype(np.int64) + players
-    report.check(state.first_done == ((state.first_reveal >= 0) & (turn > first_due)),
-                 "14: first_done disagrees with the First Scoring window")
-    by_rules = (state.final_reveal >= 0) & (turn > final_due)
-    report.check(state.terminated == by_rules, "14: terminated disagrees with the Final window")
-    report.check(state.truncated == (~by_rules & (turn == MAX_TURNS)),
-                 "14: truncated is not the cap")
-    report.check((state.phase == PHASE.GAME_OVER) == state.done, "14: GAME_OVER phase")
+    check((state.final_reveal < 0) | (state.first_reveal >= 0),
+          "2: the Final Scoring card came out before the First")
+    check(~both | (state.first_reveal <= state.final_reveal), "14: First after Final")
+    check(state.first_done == ((state.first_reveal >= 0) & (turn > b.first_due)),
+          "14: first_done disagrees with the First Scoring window")
+    by_rules = (state.final_reveal >= 0) & (turn > b.final_due)
+    check(state.terminated == by_rules, "14: terminated disagrees with the Final window")
+    check(state.truncated == (~by_rules & (turn == MAX_TURNS)), "14: truncated is not the cap")
+    check((state.phase == PHASE.GAME_OVER) == state.done, "14: GAME_OVER phase")
 
-    # 3. flagships.
+
+def _flagships(check: _Check, b: _Batch) -> None:
+    """3. Flagships."""
+    state = b.state
     ids = np.sort(state.flag_id.astype(np.int64), axis=1)
-    report.check((np.diff(ids, axis=1) > 0) & (ids[:, :1] >= 0) & (ids[:, -1:] < 6),
-                 "3: flagship ids are not N distinct flagships")
-    on_exp = _counts(state.exp_owner.reshape(num, -1),
-                     (state.exp_flag & (state.exp_owner >= 0)).reshape(num, -1), players)
-    on_voyage = _counts(state.con_owner, active & (state.con_flag_tv > 0), players)
-    in_build = actor_mask & (state.build_flag_tv > 0)[:, None]
+    check((np.diff(ids, axis=1) > 0) & (ids[:, :1] >= 0) & (ids[:, -1:] < 6),
+          "3: flagship ids are not N distinct flagships")
+    in_build = b.actor_mask & (state.build_flag_tv > 0)[:, None]
     where = state.flag_where
-    report.check((on_exp == (where == FLAG.EXPEDITION)) & (on_voyage == (where == FLAG.VOYAGE))
-                 & (in_build == (where == FLAG.BUILD)),
-                 "3: a flagship's place disagrees with the expeditions, voyages or build")
-    report.check(state.flag_revealed | (where == FLAG.IDLE), "3: a face-down flagship not idle")
+    check((b.on_exp == (where == FLAG.EXPEDITION)) & (b.on_voyage == (where == FLAG.VOYAGE))
+          & (in_build == (where == FLAG.BUILD)),
+          "3: a flagship's place disagrees with the expeditions, voyages or build")
+    check(state.flag_revealed | (where == FLAG.IDLE), "3: a face-down flagship not idle")
 
-    # 4, 5. contracts.
+
+def _contracts(check: _Check, b: _Batch) -> None:
+    """4 and 5. Contract conservation and the hands."""
+    state, num = b.state, b.num
     held = state.hand >= 0
     places = _counts(state.contracts, np.arange(NUM_CONTRACTS) >= state.deck_pos[:, None],
                      NUM_CONTRACTS)
@@ -148,182 +169,207 @@ def check_invariants(game: DiscoveriesGame, state: DiscoveriesState) -> list[str
     places += (state.con_state != PLAYED.UNPLAYED)
     places += _counts(state.build_card[:, None], (state.build_card >= 0)[:, None],
                       NUM_CONTRACTS)
-    report.check(places == 1, "4: a contract is in no place or in two")
+    check(places == 1, "4: a contract is in no place or in two")
     played = (state.con_state == PLAYED.COMPLETED).sum(axis=1)
-    report.check(played == state.completed.sum(axis=1), "4: completed counts")
-    report.check((state.con_state == PLAYED.DISCARDED).sum(axis=1) == state.contracts_discarded,
-                 "4: contracts_discarded")
+    check(played == state.completed.sum(axis=1), "4: completed counts")
+    check((state.con_state == PLAYED.DISCARDED).sum(axis=1) == state.contracts_discarded,
+          "4: contracts_discarded")
     deck = NUM_CONTRACTS - state.deck_pos.astype(np.int64)
     shown = (state.display >= 0).sum(axis=1)
-    report.check(state.contracts_taken.sum(axis=1)
-                 == NUM_CONTRACTS - START_HAND * players - deck - shown,
-                 "4: contracts_taken does not match the deck and display")
-    report.check(~state.hand_public | held, "5: a public flag on an empty hand slot")
-    report.check(held.sum(axis=2) == state.hand_size, "5: hand_size != the cards in hand")
-    report.check(_counts(state.piles, in_piles & (state.piles < NUM_TYPES), NUM_TYPES)
-                 == state.pile_ships, "1: pile_ships != the ships left in the piles")
+    check(state.contracts_taken.sum(axis=1)
+          == NUM_CONTRACTS - START_HAND * b.players - deck - shown,
+          "4: contracts_taken does not match the deck and display")
+    check(~state.hand_public | held, "5: a public flag on an empty hand slot")
+    check(held.sum(axis=2) == state.hand_size, "5: hand_size != the cards in hand")
 
-    # 6. coins and the ledger.
+
+def _coins(check: _Check, b: _Batch) -> None:
+    """6. Coins and the ledger."""
+    state, num = b.state, b.num
     coins = state.coins.astype(np.int64)
-    report.check((coins >= 0) & (coins <= COINS_BOUND), "6: coins out of [0, 570]")
+    check((coins >= 0) & (coins <= COINS_BOUND), "6: coins out of [0, 570]")
     ledger = (START_COINS + state.income_coins + state.income_revenue - state.contracts_taken
               - state.paid_prices - state.paid_fees)
-    report.check(coins == ledger, "6: coins disagree with the ledger")
-    report.check((state.income_coins % 2 == 0) & (state.income_coins <= 2 * state.own_turns),
-                 "6: income_coins")
+    check(coins == ledger, "6: coins disagree with the ledger")
+    check((state.income_coins % 2 == 0) & (state.income_coins <= 2 * state.own_turns),
+          "6: income_coins")
     bought = state.ships_bought.astype(np.int64)
-    report.check((3 * bought <= state.paid_prices) & (state.paid_prices <= 5 * bought),
-                 "6: paid_prices")
-    exp_fees = _counts(state.exp_owner.reshape(num, -1), (state.exp_owner >= 0).reshape(num, -1),
-                       players) + on_exp * (FLAGSHIP_FEE - 1)
-    con_ships = state.con_ships.sum(axis=2) * active
-    owner = np.maximum(state.con_owner, 0)
-    owner_hot = (owner[:, :, None] == seats) & active[:, :, None]  # (B, 24, P)
-    con_fees = (owner_hot * con_ships[:, :, None]).sum(axis=1) + on_voyage * FLAGSHIP_FEE
-    build_fees = actor_mask * (state.build_ships.sum(axis=1) + FLAGSHIP_FEE * (
+    check((3 * bought <= state.paid_prices) & (state.paid_prices <= 5 * bought),
+          "6: paid_prices")
+    exp_fees = _counts(state.exp_owner.reshape(num, -1), b.filled.reshape(num, -1),
+                       b.players) + b.on_exp * (FLAGSHIP_FEE - 1)
+    con_fees = (b.owner_hot * b.con_ships[:, :, None]).sum(axis=1) + b.on_voyage * FLAGSHIP_FEE
+    build_fees = b.actor_mask * (state.build_ships.sum(axis=1) + FLAGSHIP_FEE * (
         state.build_flag_tv > 0))[:, None]
-    report.check(state.paid_fees >= exp_fees + con_fees + build_fees, "6: paid_fees too low")
+    check(state.paid_fees >= exp_fees + con_fees + build_fees, "6: paid_fees too low")
 
-    # 7. action cards.
-    report.check(state.jokers + state.jokers_used_exp + state.jokers_used_con
-                 == JOKERS_PER_PLAYER[players], "7: Jokers do not add up")
+
+def _action_cards(check: _Check, b: _Batch) -> None:
+    """7. Jokers and Reservations."""
+    state, num, players = b.state, b.num, b.players
+    check(state.jokers + state.jokers_used_exp + state.jokers_used_con
+          == JOKERS_PER_PLAYER[players], "7: Jokers do not add up")
     jokered = _counts(state.exp_owner.reshape(num, -1),
-                      (state.exp_joker & (state.exp_owner >= 0)).reshape(num, -1), players)
-    established = state.exp_colour_set[:, :, None]
-    off_colour = (state.exp_owner >= 0) & (state.exp_colour != established)
-    report.check(state.jokers_used_exp == jokered, "7: jokers_used_exp != Joker ships")
-    report.check(jokered == _counts(state.exp_owner.reshape(num, -1),
-                                    off_colour.reshape(num, -1), players),
-                 "7: Joker ships != off-colour ships")
-    con_jokers = (owner_hot * state.con_jokers[:, :, None]).sum(axis=1)
-    report.check(state.jokers_used_con >= con_jokers + actor_mask * state.build_jokers[:, None],
-                 "7: jokers_used_con too low")
+                      (state.exp_joker & b.filled).reshape(num, -1), players)
+    check(state.jokers_used_exp == jokered, "7: jokers_used_exp != Joker ships")
+    check(jokered == _counts(state.exp_owner.reshape(num, -1), b.off_colour.reshape(num, -1),
+                             players), "7: Joker ships != off-colour ships")
+    con_jokers = (b.owner_hot * state.con_jokers[:, :, None]).sum(axis=1)
+    check(state.jokers_used_con >= con_jokers + b.actor_mask * state.build_jokers[:, None],
+          "7: jokers_used_con too low")
     live_res = _counts(state.res_owner, state.res_owner >= 0, players)
-    report.check(live_res <= RESERVATIONS_PER_PLAYER[players] - state.reserves,
-                 "7 / 12: more live reservations than spent")
+    check(live_res <= RESERVATIONS_PER_PLAYER[players] - state.reserves,
+          "7 / 12: more live reservations than spent")
 
-    # 8. expeditions.
-    filled = state.exp_owner >= 0
-    report.check(filled.sum(axis=2) == state.exp_size, "8: exp_size")
-    report.check(filled == (np.arange(8) < state.exp_size[:, :, None]), "8: gaps in the records")
-    report.check((state.exp_tv * filled).sum(axis=2) == state.exp_used, "8: exp_used")
-    report.check(state.exp_used <= EXP_LIMIT, "8: an expedition over its limit")
+
+def _expeditions(check: _Check, b: _Batch) -> None:
+    """8. Expeditions."""
+    state, filled = b.state, b.filled
+    check(filled.sum(axis=2) == state.exp_size, "8: exp_size")
+    check(filled == (np.arange(8) < state.exp_size[:, :, None]), "8: gaps in the records")
+    check((state.exp_tv * filled).sum(axis=2) == state.exp_used, "8: exp_used")
+    check(state.exp_used <= EXP_LIMIT, "8: an expedition over its limit")
     first_colour = np.where(state.exp_size > 0, state.exp_colour[:, :, 0], -1)
-    report.check(state.exp_colour_set == first_colour, "8: established colour")
-    report.check(~state.exp_joker[:, :, 0], "8: a Joker on a first ship")
-    report.check(state.exp_joker == off_colour, "8: Joker flag != colour mismatch")
+    check(state.exp_colour_set == first_colour, "8: established colour")
+    check(~state.exp_joker[:, :, 0], "8: a Joker on a first ship")
+    check(state.exp_joker == b.off_colour, "8: Joker flag != colour mismatch")
     placed = np.where(filled, state.exp_turn, np.iinfo(np.int16).max)
-    report.check(np.diff(placed, axis=2) >= 0, "8: placement turns out of order")
-    report.check(np.where(filled, placed, 0) <= turn[:, None, None],
-                 "8: a placement turn in the future")
-    counts = (state.exp_owner[:, :, :, None] == seats) & filled[:, :, :, None]  # (B, 12, 8, P)
-    report.check(counts.sum(axis=2) == state.exp_count, "8: exp_count")
+    check(np.diff(placed, axis=2) >= 0, "8: placement turns out of order")
+    check(np.where(filled, placed, 0) <= b.turn[:, None, None],
+          "8: a placement turn in the future")
+    counts = (state.exp_owner[:, :, :, None] == b.seats) & filled[:, :, :, None]  # B,12,8,P
+    check(counts.sum(axis=2) == state.exp_count, "8: exp_count")
     card_colour = state.exp_colour == EXP_COLOUR[None, :, None]
-    report.check((counts & card_colour[:, :, :, None]).sum(axis=2) == state.exp_same,
-                 "8: exp_same")
+    check((counts & card_colour[:, :, :, None]).sum(axis=2) == state.exp_same, "8: exp_same")
 
-    # 9. active contracts.
+
+def _voyages(check: _Check, b: _Batch) -> None:
+    """9. Active contracts and the voyages grouped by timer."""
+    state, active = b.state, b.active
     tv = (state.con_ships * TYPE_TV).sum(axis=2) + state.con_flag_tv
-    report.check(~active | (tv == CONTRACT_TV), "9: attached TV != requirement")
+    check(~active | (tv == CONTRACT_TV), "9: attached TV != requirement")
     off = (state.con_ships * (CONTRACT_COLOUR[:, None] != TYPE_COLOUR)).sum(axis=2) + (
         (state.con_flag_tv > 0) & (state.con_flag_colour != CONTRACT_COLOUR))
-    report.check(~active | (off == state.con_jokers), "9: Jokers != off-colour ships")
-    timer, duration = scoring.voyage_timers(state), state.con_duration
-    report.check(~active | ((timer >= 1) & (timer <= duration) & (duration <= 3)), "9: timer")
+    check(~active | (off == state.con_jokers), "9: Jokers != off-colour ships")
+    timer, duration = queries.voyage_timers(state), state.con_duration
+    check(~active | ((timer >= 1) & (timer <= duration) & (duration <= 3)), "9: timer")
     revenue = CONTRACT_REVENUE[np.arange(NUM_CONTRACTS), np.clip(duration - 1, 0, 2)]
-    report.check(~active | (state.con_revenue == revenue), "9: revenue != card_revenue[d]")
-    report.check(active | (state.con_due == 0), "9: a due turn on an inactive contract")
-    report.check((state.con_state == PLAYED.UNPLAYED) == (state.con_owner < 0),
-                 "9: owner of an unplayed contract")
-    group = owner_hot[:, :, :, None] & (timer[:, :, None, None] == np.arange(1, 4))  # B,24,P,3
-    report.check((group * state.con_revenue[:, :, None, None]).sum(axis=1)
-                 == state.voyage_revenue, "9: voyage_revenue != the active contracts")
+    check(~active | (state.con_revenue == revenue), "9: revenue != card_revenue[d]")
+    check(active | (state.con_due == 0), "9: a due turn on an inactive contract")
+    check((state.con_state == PLAYED.UNPLAYED) == (state.con_owner < 0),
+          "9: owner of an unplayed contract")
+    group = b.owner_hot[:, :, :, None] & (timer[:, :, None, None] == np.arange(1, 4))
+    check((group * state.con_revenue[:, :, None, None]).sum(axis=1) == state.voyage_revenue,
+          "9: voyage_revenue != the active contracts")
     attached = state.con_ships.sum(axis=2) + (state.con_flag_tv > 0)
-    report.check((group * attached[:, :, None, None]).sum(axis=1) == state.voyage_ships,
-                 "9: voyage_ships != the active contracts")
-    report.check(np.einsum("bcpt,bcs->bpts", group.astype(np.int16),
-                           state.con_ships.astype(np.int16)) == state.voyage_fleet,
-                 "9: voyage_fleet != the active contracts")
+    check((group * attached[:, :, None, None]).sum(axis=1) == state.voyage_ships,
+          "9: voyage_ships != the active contracts")
+    check(np.einsum("bcpt,bcs->bpts", group.astype(np.int16),
+                    state.con_ships.astype(np.int16)) == state.voyage_fleet,
+          "9: voyage_fleet != the active contracts")
 
-    # 10. turn discipline (live rows).
+
+def _turn(check: _Check, b: _Batch) -> None:
+    """10. Turn discipline (live rows)."""
+    state, live = b.state, b.live
     used = state.used.astype(np.int64)
-    num_used = legality.NUM_USED[used]
     main = state.phase == PHASE.MAIN
-    picking = live & ~main
     open_type = state.open_type
     open_bit = np.where(open_type == OPEN.BUY, MAIN.BUY,
                         np.where(open_type == OPEN.DISPATCH, MAIN.DISPATCH, 0))
-    report.check(~live | (num_used <= 2), "10: more than two main actions")
-    report.check(~live | (used & open_bit == open_bit), "10: the open action is not used")
-    report.check(~live | ((state.bought >= 1) == (used & MAIN.BUY > 0)), "10: bought vs BUY")
-    report.check(~(live & main) | ((state.placed >= 1) == (used & MAIN.DISPATCH > 0)),
-                 "10: placed vs DISPATCH")
-    report.check(~picking | (open_type == OPEN.DISPATCH), "10: a pick without DISPATCH open")
-    report.check((state.phase != PHASE.PICK_EXP_SHIP) == (state.target < 0), "10: target")
-    report.check(building == (state.build_card >= 0), "10: build_card")
+    check(~live | (NUM_USED[used] <= 2), "10: more than two main actions")
+    check(~live | (used & open_bit == open_bit), "10: the open action is not used")
+    check(~live | ((state.bought >= 1) == (used & MAIN.BUY > 0)), "10: bought vs BUY")
+    check(~(live & main) | ((state.placed >= 1) == (used & MAIN.DISPATCH > 0)),
+          "10: placed vs DISPATCH")
+    check(~(live & ~main) | (open_type == OPEN.DISPATCH), "10: a pick without DISPATCH open")
+    check((state.phase != PHASE.PICK_EXP_SHIP) == (state.target < 0), "10: target")
+    check(b.building == (state.build_card >= 0), "10: build_card")
 
-    # 11. market shape.
-    report.check((state.offer >= 0) | (state.refill < 0), "11: refill above an empty offer")
-    report.check((state.refill >= 0) | (state.pile_pos == PILE_CARDS)[:, None],
-                 "11: an empty refill slot while the piles hold cards")
 
-    # 12. reservations.
+def _market(check: _Check, b: _Batch) -> None:
+    """11. The market's shape."""
+    state = b.state
+    check((state.offer >= 0) | (state.refill < 0), "11: refill above an empty offer")
+    check((state.refill >= 0) | (state.pile_pos == PILE_CARDS)[:, None],
+          "11: an empty refill slot while the piles hold cards")
+
+
+def _reservations(check: _Check, b: _Batch) -> None:
+    """12. Reservations."""
+    state = b.state
     res = state.res_owner.astype(np.int64)
     has = res >= 0
     cards = np.concatenate([state.offer, state.refill, state.display], axis=1)
-    report.check(~has | (cards >= 0), "12: a reservation on an empty slot")
-    k_owner = state.own_turns[b[:, None], np.maximum(res, 0)]
+    check(~has | (cards >= 0), "12: a reservation on an empty slot")
+    k_owner = state.own_turns[np.arange(b.num)[:, None], np.maximum(res, 0)]
     owner_acts = res == state.current_player[:, None]
     fresh = state.res_turn == k_owner
-    report.check(~has | fresh | ((state.res_turn == k_owner - 1) & owner_acts),
-                 "12: a reservation outlived its owner's next turn")
+    check(~has | fresh | ((state.res_turn == k_owner - 1) & owner_acts),
+          "12: a reservation outlived its owner's next turn")
 
-    # 13. VP.
-    report.check(state.first_done[:, None] | (state.vp_first == 0), "13: vp_first before First")
-    report.check(state.done[:, None] | (state.vp_final == 0), "13: vp_final before the end")
-    counted = filled & (state.exp_turn <= first_due[:, None, None])
-    report.check(~state.first_done[:, None] | (state.vp_first == _points(
+
+def _vp(check: _Check, b: _Batch) -> None:
+    """13. VP: the two scorings recomputed from the per-ship records."""
+    state, seats = b.state, b.seats
+    check(state.first_done[:, None] | (state.vp_first == 0), "13: vp_first before First")
+    check(state.done[:, None] | (state.vp_final == 0), "13: vp_final before the end")
+    counted = b.filled & (state.exp_turn <= b.first_due[:, None, None])
+    check(~state.first_done[:, None] | (state.vp_first == _points(
         state, counted, FIRST_SAME, FIRST_OFF, seats)), "13: vp_first != the First Scoring")
     over = np.flatnonzero(state.done)
     if over.size:
-        final = (_points(state, filled, FINAL_SAME, FINAL_OFF, seats)[over]
-                 + scoring.task_points(state, over)
-                 + scoring.ships_not_on_expeditions(state, over))
-        ok = np.ones((num, players), dtype=bool)
+        tasks, ships = queries.seat_values(b.game, state, over)
+        final = _points(state, b.filled, FINAL_SAME, FINAL_OFF, seats)[over] + tasks + ships
+        ok = np.ones((b.num, b.players), dtype=bool)
         ok[over] = state.vp_final[over] == final
-        report.check(ok, "13: vp_final != the Final Scoring")
-        report.check(state.done[:, None] & ~active | ~state.done[:, None],
-                     "7.2: an active contract after the Final Scoring")
+        check(ok, "13: vp_final != the Final Scoring")
+        check(~state.done[:, None] | ~b.active, "7.2: an active contract after the Final Scoring")
 
-    # 15. fleets.
-    report.check(state.idle >= 0, "15: a negative idle count")
-    fleet = state.idle.sum(axis=2) + (owner_hot * con_ships[:, :, None]).sum(axis=1)
-    fleet += actor_mask * state.build_ships.sum(axis=1)[:, None]
-    fleet += _counts(state.exp_owner.reshape(num, -1), exp_regular.reshape(num, -1), players)
-    report.check(fleet == state.ships_bought, "15: fleet != ships bought")
 
-    # 16-18. masks, forced decisions, observation bounds (live rows).
-    rows = np.flatnonzero(live)
+def _fleets(check: _Check, b: _Batch) -> None:
+    """15. Fleets: every ship bought is idle, on a voyage, in the build or on an expedition."""
+    state, num = b.state, b.num
+    check(state.idle >= 0, "15: a negative idle count")
+    fleet = state.idle.sum(axis=2) + (b.owner_hot * b.con_ships[:, :, None]).sum(axis=1)
+    fleet += b.actor_mask * state.build_ships.sum(axis=1)[:, None]
+    fleet += _counts(state.exp_owner.reshape(num, -1), b.exp_regular.reshape(num, -1),
+                     b.players)
+    check(fleet == state.ships_bought, "15: fleet != ships bought")
+
+
+def _decisions(check: _Check, b: _Batch) -> None:
+    """16-18. Masks, forced decisions and the observation's bounds (live rows)."""
+    game, state, num = b.game, b.state, b.num
+    rows = np.flatnonzero(b.live)
     if rows.size:
         mask = game.legal_action_mask(state)[rows]
-        sub_ok = np.ones(num, dtype=bool)
-        sub_ok[rows] = mask.any(axis=1)
-        report.check(sub_ok, "16: no legal action")
+        ok = np.ones(num, dtype=bool)
+        ok[rows] = mask.any(axis=1)
+        check(ok, "16: no legal action")
         plays = mask[:, ACTIONS.PLAY.start:ACTIONS.PLAY.stop].reshape(rows.size, -1, 3)
-        sub_ok[rows] = (plays.all(axis=2) | ~plays.any(axis=2)).all(axis=1)
-        report.check(sub_ok, "16: the durations of a card are not legal together")
-        for phase, decision in game.decisions.items():
-            at = rows[state.phase[rows] == phase]
-            if at.size and decision.forced is not None:
-                sub_ok = np.ones(num, dtype=bool)
-                sub_ok[at] = ~decision.forced(state, at)
-                report.check(sub_ok, f"17: a stored {decision.name} decision is forced")
-    for seat in range(players):
-        obs = observe(state, seat)
-        report.check((obs >= 0) & (obs <= 1) & np.isfinite(obs), f"18: seat {seat}'s "
-                     "observation out of [0, 1]")
-    report.check(np.full(num, observe(state, 0).shape[1] == 1072), "18: observation size")
-    return report.errors
+        ok[rows] = (plays.all(axis=2) | ~plays.any(axis=2)).all(axis=1)
+        check(ok, "16: the durations of a card are not legal together")
+        ok[rows] = ~queries.forced(game, state, rows)
+        check(ok, "17: a stored decision is forced")
+    for seat in range(b.players):
+        obs = game.observe(state, seat)
+        check((obs >= 0) & (obs <= 1) & np.isfinite(obs),
+              f"18: seat {seat}'s observation out of [0, 1]")
+    check(np.full(num, game.observation_shape == (1072,)), "18: observation size")
+
+
+ITEMS = (_ships, _scoring_cards, _flagships, _contracts, _coins, _action_cards, _expeditions,
+         _voyages, _turn, _market, _reservations, _vp, _fleets, _decisions)
+
+
+def check_invariants(game: DiscoveriesGame, state: DiscoveriesState) -> list[str]:
+    """Violations of §10 items 1-18, one message per failing check and row."""
+    check = _Check(state.batch_size)
+    batch = _Batch(game, state)
+    for item in ITEMS:
+        item(check, batch)
+    return check.report.messages()
 
 
 def _points(state: DiscoveriesState, counted: np.ndarray, same: np.ndarray, off: np.ndarray,
@@ -337,16 +383,16 @@ def _points(state: DiscoveriesState, counted: np.ndarray, same: np.ndarray, off:
 
 def check_transition(before: DiscoveriesState, after: DiscoveriesState) -> list[str]:
     """Violations of the "between steps" parts of §10 (items 8, 12 and 13)."""
-    report = _Report()
+    check = _Check(before.batch_size)
     vp_before = before.vp_first + before.vp_final
     vp_after = after.vp_first + after.vp_final
-    report.check(vp_after >= vp_before, "13: VP went down")
+    check(vp_after >= vp_before, "13: VP went down")
     scored = (after.first_done != before.first_done) | (after.done != before.done)
-    report.check(scored[:, None] | (vp_after == vp_before), "13: VP changed without a scoring")
+    check(scored[:, None] | (vp_after == vp_before), "13: VP changed without a scoring")
     kept = before.exp_owner >= 0
     same = ((after.exp_owner == before.exp_owner) & (after.exp_colour == before.exp_colour)
             & (after.exp_tv == before.exp_tv) & (after.exp_turn == before.exp_turn))
-    report.check(~kept | same, "8: an expedition ship left or changed")
+    check(~kept | same, "8: an expedition ship left or changed")
     # A reserved card leaves its slot only to its owner (bought or taken).
     seat = before.current_player
     for slot_range, cards_before, cards_after in (
@@ -354,5 +400,5 @@ def check_transition(before: DiscoveriesState, after: DiscoveriesState) -> list[
                                                        after.display)):
         owner = before.res_owner[:, slot_range]
         taken = (owner >= 0) & (cards_before >= 0) & (cards_after != cards_before)
-        report.check(~taken | (owner == seat[:, None]), "12: a reserved card taken by another")
-    return report.errors
+        check(~taken | (owner == seat[:, None]), "12: a reserved card taken by another")
+    return check.report.messages()

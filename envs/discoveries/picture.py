@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from envs.core.draw import INK, Canvas, contrast, seat_title
+from envs.core.names import seat_name
 from envs.discoveries.data import (
     CONTRACT_COLOUR,
     CONTRACT_NAMES,
@@ -38,7 +39,7 @@ from envs.discoveries.data import (
     TYPE_TV,
 )
 from envs.discoveries.render import FLAG_WHERE, ships_text
-from envs.discoveries.scoring import voyage_timers
+from envs.discoveries.rules.queries import voyage_timers
 from envs.discoveries.state import PLAYED, DiscoveriesState
 
 if TYPE_CHECKING:
@@ -64,9 +65,9 @@ def draw(game: DiscoveriesGame, state: DiscoveriesState, index: int = 0,
     if over:
         status = "game over" + (" (truncated at the cap)" if state.truncated[r] else "")
     else:
-        status = (f"player_{int(state.current_player[r])} to act: "
+        status = (f"{seat_name(int(state.current_player[r]))} to act: "
                   f"{game.decision_name(state, r)}")
-    view = "" if seat is None else f"  [view of player_{seat}]"
+    view = "" if seat is None else f"  [view of {seat_name(seat)}]"
     canvas.text((MARGIN, 6), f"Age of Discoveries, turn {int(state.turn[r])}, {status}{view}",
                 size=15)
     y = _market(canvas, state, r, seat, MARGIN, 34)

@@ -22,7 +22,7 @@ from envs.discoveries.data import (
     TYPE_NAMES,
     TYPE_PRICE,
 )
-from envs.discoveries.scoring import voyage_timers
+from envs.discoveries.rules.queries import voyage_timers
 from envs.discoveries.state import FLAG, PHASE, PLAYED, DiscoveriesState, colour_name
 
 if TYPE_CHECKING:

@@ -59,26 +59,21 @@ def resample_hidden(game: DiscoveriesGame, state: DiscoveriesState, player: int,
     _tasks(out, player, draw)
     rows = np.arange(num)
     _flagships(out, player, rows, draw)
-    game.invalidate(out)
+    game.refresh(out)  # the legal masks, from the compiled rules
     # Rows where the acting opponent's pick may now be impossible.
     acting = out.current_player
     seat = np.maximum(acting, 0)
     check = rows[~out.done & (acting != player) & (out.phase != PHASE.MAIN)
                  & ~out.flag_revealed[rows, seat]]
     for _ in range(MAX_REDRAWS):
-        ok = np.zeros(check.size, dtype=bool)
-        for phase in (PHASE.PICK_EXP_SHIP, PHASE.BUILD_CONTRACT):
-            sel = out.phase[check] == phase
-            if sel.any():
-                ok[sel] = game.decisions[phase].legal(out, check[sel]).any(axis=1)
-        check = check[~ok]
+        check = check[~out.legal_mask[check].any(axis=1)]
         if not check.size:
             break
         _flagships(out, player, check, draw)
+        game.refresh(out)
     if check.size:
         raise RuntimeError(f"discoveries: resample_hidden found no consistent flagship deal "
                            f"for rows {check.tolist()} in {MAX_REDRAWS} draws")
-    game.invalidate(out)
     return out
 
 

@@ -61,7 +61,7 @@ class Position:
         s.reserves[:] = RESERVATIONS_PER_PLAYER[players]
         s.flag_id[0] = np.arange(players)
         s.task[:] = TASK["AT_LEAST_ONE"]
-        self.game.invalidate(s)
+        self.game.refresh(s)
 
     # ---------------------------------------------------------------- building
     def at_turn(self, turn: int) -> Position:
@@ -71,12 +71,12 @@ class Position:
         seat = turn % players
         s.current_player[:] = seat
         s.own_turns[0] = [turn // players + (1 if q <= seat else 0) for q in range(players)]
-        self.game.invalidate(s)
+        self.game.refresh(s)
         return self
 
     def coins(self, seat: int, amount: int) -> Position:
         self.state.coins[0, seat] = amount
-        self.game.invalidate(self.state)
+        self.game.refresh(self.state)
         return self
 
     def ships(self, seat: int, *names: str) -> Position:
@@ -84,12 +84,12 @@ class Position:
         self.state.idle[0, seat] = 0
         for name in names:
             self.state.idle[0, seat, TYPE[name]] += 1
-        self.game.invalidate(self.state)
+        self.game.refresh(self.state)
         return self
 
     def jokers(self, seat: int, count: int) -> Position:
         self.state.jokers[0, seat] = count
-        self.game.invalidate(self.state)
+        self.game.refresh(self.state)
         return self
 
     def hand(self, seat: int, *names: str, public: tuple[str, ...] = ()) -> Position:
@@ -114,7 +114,7 @@ class Position:
         deck = [c for c in range(NUM_CONTRACTS) if c not in used]
         s.deck_pos[:] = NUM_CONTRACTS - len(deck)
         s.contracts[0] = [c for c in range(NUM_CONTRACTS) if c in used] + deck
-        self.game.invalidate(s)
+        self.game.refresh(s)
         return self
 
     def market(self, offer: tuple[str | None, ...], refill: tuple[str | None, ...] = ()
@@ -124,7 +124,7 @@ class Position:
         s.offer[0] = [TYPE[n] if n else -1 for n in offer]
         if refill:
             s.refill[0] = [TYPE[n] if n else -1 for n in refill]
-        self.game.invalidate(s)
+        self.game.refresh(s)
         return self
 
     def piles(self, *names: str, at: int = 0) -> Position:
@@ -134,7 +134,7 @@ class Position:
         s.piles[0, at:at + len(names)] = [codes[n] for n in names]
         left = s.piles[0, int(s.pile_pos[0]):]
         s.pile_ships[0] = np.bincount(left[left < 18], minlength=18)
-        self.game.invalidate(s)
+        self.game.refresh(s)
         return self
 
     def expedition(self, e: int, *ships: tuple[int, str]) -> Position:
@@ -155,13 +155,13 @@ class Position:
             s.exp_colour_set[0, e] = colour if established < 0 else established
             s.exp_count[0, e, owner] += 1
             s.exp_same[0, e, owner] += colour == EXP_COLOUR[e]
-        self.game.invalidate(s)
+        self.game.refresh(s)
         return self
 
     def flagship(self, seat: int, flag: int, revealed: bool = False) -> Position:
         self.state.flag_id[0, seat] = flag
         self.state.flag_revealed[0, seat] = revealed
-        self.game.invalidate(self.state)
+        self.game.refresh(self.state)
         return self
 
     def task(self, seat: int, name: str) -> Position:
@@ -170,6 +170,8 @@ class Position:
 
     # ---------------------------------------------------------------- playing
     def mask(self) -> np.ndarray:
+        """The legal mask of the position as it stands (fields edited by hand included)."""
+        self.game.refresh(self.state)
         return self.game.legal_action_mask(self.state)[0]
 
     def legal(self) -> list[str]:
@@ -181,6 +183,7 @@ class Position:
     def play(self, *names: str) -> Position:
         """Step the named actions one after another (alone and embedded in a batch)."""
         for name in names:
+            self.game.refresh(self.state)  # fields may have been edited by hand
             self.state = self.embedded.step(self.state, action(name))
         return self
 

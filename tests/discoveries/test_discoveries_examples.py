@@ -11,7 +11,7 @@ from discoveries_helpers import CONTRACT, TYPE, Position, action
 
 from envs.discoveries import DiscoveriesGame
 from envs.discoveries.data import FINAL_CARD, FIRST_CARD, PILE_END, PILE_START
-from envs.discoveries.scoring import task_points, voyage_timers
+from envs.discoveries.rules.queries import seat_values, voyage_timers
 from envs.discoveries.state import FLAG, MAIN, PHASE
 
 
@@ -118,8 +118,8 @@ def test_joker_onto_foreign_coloured_expedition():
     p.at_turn(2).play("END_TURN")  # the TURN_END of turn 2 = final_due: Final Scoring
     assert p.state.terminated[0]
     # P0: 4 (green on a green card) + 1 per ship not on an expedition (the flagship).
-    assert p.state.vp_final[0, 0] == 4 + 1 + task_points(p.state, np.array([0]))[0, 0]
-    assert p.state.vp_final[0, 1] == 3 + 1 + task_points(p.state, np.array([0]))[0, 1]
+    assert p.state.vp_final[0, 0] == 4 + 1 + seat_values(p.game, p.state, [0])[0][0, 0]
+    assert p.state.vp_final[0, 1] == 3 + 1 + seat_values(p.game, p.state, [0])[0][0, 1]
 
 
 def test_contract_example():
@@ -217,7 +217,7 @@ def test_special_task_example():
         p.expedition(e, (0, "red1"), (0, "blue1"), (1, "red1"))
     p.expedition(4, (0, "red1"), (1, "red1"))  # a tie is no majority
     p.state.completed[0, 0] = 5
-    assert task_points(p.state, np.array([0]))[0, 0] == 20
+    assert seat_values(p.game, p.state, [0])[0][0, 0] == 20
 
 
 def test_full_final_scoring():

@@ -1,11 +1,11 @@
 """Forced decisions (§4.5): applied exactly when public information alone leaves one action.
 
-The public-mask test runs a copy of the game whose decisions are never applied
-automatically, and at every decision compares the game's ``forced`` predicate with the
-public mask worked out by brute force: the union of the legal masks over every position
-that agrees with the public information (the acting seat's hidden hand cards replaced by
-cards of the public unseen set, its face-down flagship by any unrevealed flagship), the
-positions with no legal action left out.
+The public-mask test replays random games decision by decision (``effects.apply`` on the
+state before each step) and, at every decision, compares the game's ``forced`` predicate
+with the public mask worked out by brute force: the union of the legal masks over every
+position that agrees with the public information (the acting seat's hidden hand cards
+replaced by cards of the public unseen set, its face-down flagship by any unrevealed
+flagship), the positions with no legal action left out.
 """
 
 from __future__ import annotations
@@ -14,19 +14,11 @@ import numpy as np
 import pytest
 from discoveries_helpers import Position
 
-from envs.core.decisions import Decision
 from envs.core.sampling import sample_actions
 from envs.discoveries import DiscoveriesGame
 from envs.discoveries.data import MAX_CHAIN, NUM_FLAGSHIPS
-from envs.discoveries.state import FLAG, PHASE
-
-
-def _unforced(players: int) -> DiscoveriesGame:
-    game = DiscoveriesGame(players)
-    game.decisions = {k: Decision(d.name, d.legal, d.apply, None)
-                      for k, d in game.decisions.items()}
-    game.max_chain = 0
-    return game
+from envs.discoveries.rules import effects, legal, queries
+from envs.discoveries.state import ACTIONS, FLAG
 
 
 def _public_mask(game: DiscoveriesGame, state, row: int) -> np.ndarray:
@@ -51,7 +43,7 @@ def _public_mask(game: DiscoveriesGame, state, row: int) -> np.ndarray:
         variants.flag_id[i, seat] = flag
         if change is not None:
             variants.hand[i, seat, change[0]] = change[1]
-    game.invalidate(variants)
+    game.refresh(variants)
     masks = game.legal_action_mask(variants)
     return masks[masks.any(axis=1)].any(axis=0)
 
@@ -59,32 +51,39 @@ def _public_mask(game: DiscoveriesGame, state, row: int) -> np.ndarray:
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_forced_exactly_when_the_public_mask_holds_one_action(players):
     game = DiscoveriesGame(players)
-    free = _unforced(players)
-    state = free.init(6, seed=30 + players)
+    state = game.init(6, seed=30 + players)
     generator = np.random.default_rng(players)
     counts = {"forced": 0, "single asked": 0, "checked": 0}
+    real = np.zeros(ACTIONS.size, dtype=bool)
     for _ in range(400):
         if state.done.all():
             break
-        mask = free.legal_action_mask(state)
-        for row in np.flatnonzero(~state.done):
-            phase = int(state.phase[row])
-            forced = bool(game.decisions[phase].forced(state, np.array([row]))[0])
-            if mask[row].sum() == 1:
-                public = _public_mask(free, state, row)
-                assert forced == (public.sum() == 1), (
-                    f"row {row} {game.decision_name(state, row)}: forced={forced}, public "
-                    f"mask {[game.action_name(a) for a in np.flatnonzero(public)]}")
-                counts["forced" if forced else "single asked"] += 1
-            else:
-                assert not forced
-            counts["checked"] += 1
+        mask = game.legal_action_mask(state)
         actions = sample_actions(mask, generator)
         # Bias towards contracts so that builds (and their forced picks) occur.
         plays = mask[:, 24:96].any(axis=1) & (generator.random(state.batch_size) < 0.7)
         for row in np.flatnonzero(plays):
             actions[row] = 24 + generator.choice(np.flatnonzero(mask[row, 24:96]))
-        state = free.step(state, actions)
+        before = state.copy()
+        game.step(state, actions)
+        s = game.view(before)
+        for row in np.flatnonzero(~before.done).tolist():
+            effects.apply(s, row, actions[row])
+            while not (before.terminated[row] or before.truncated[row]):
+                real[:] = False
+                legal.legal(s, row, real)
+                forced = bool(real.sum() == 1 and legal.forced(s, row, real))
+                if real.sum() == 1:
+                    public = _public_mask(game, before, row)
+                    assert forced == (public.sum() == 1), (
+                        f"row {row} {game.decision_name(before, row)}: forced={forced}, "
+                        f"public mask {[game.action_name(a) for a in np.flatnonzero(public)]}")
+                    counts["forced" if forced else "single asked"] += 1
+                counts["checked"] += 1
+                if not forced:
+                    break
+                effects.apply(s, row, int(np.argmax(real)))
+            assert before.arrays()["phase"][row] == state.phase[row]
     assert counts["forced"] > 20 and counts["single asked"] > 0, counts
 
 
@@ -159,7 +158,7 @@ def test_play_contract_is_never_forced():
     p.play("TAKE_COINS")
     p.state.coins[0, 0] = 1
     p.state.exp_used[0] = p.state.exp_used[0] * 0 + [1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6]
-    p.game.invalidate(p.state)
-    legal = set(p.legal())
-    assert legal >= {"PLAY_white3_d1", "PLAY_white3_d2", "PLAY_white3_d3"}
-    assert not bool(p.game.decisions[PHASE.MAIN].forced(p.state, np.array([0]))[0])
+    p.game.refresh(p.state)
+    legal_now = set(p.legal())
+    assert legal_now >= {"PLAY_white3_d1", "PLAY_white3_d2", "PLAY_white3_d3"}
+    assert not queries.forced(p.game, p.state, [0])[0]

@@ -20,7 +20,7 @@ from envs.discoveries.data import (
     TRACK,
 )
 from envs.discoveries.observation import AT, OBS, SEAT_SIZE
-from envs.discoveries.scoring import voyage_timers
+from envs.discoveries.rules.queries import voyage_timers
 from envs.discoveries.state import FLAG, PHASE, PLAYED
 
 

@@ -18,8 +18,8 @@ from envs.discoveries.data import (
     TYPE_COLOUR,
     TYPE_TV,
 )
-from envs.discoveries.feasibility import FLAG_OFF, FLAG_ON, NO_FLAG, feasible
-from envs.discoveries.scoring import qualifying, ships_not_on_expeditions
+from envs.discoveries.rules.feasibility import FLAG_OFF, FLAG_ON, NO_FLAG, feasible
+from envs.discoveries.rules.queries import qualifying, seat_values
 from envs.discoveries.state import FLAG, MAIN, OPEN, PLAYED
 
 # ---------------------------------------------------------------- the two-action rule (§4.3)
@@ -101,8 +101,8 @@ def test_feasibility_table_matches_a_plain_search_over_random_fleets():
         expected = _search(idle, jokers, coins, flag, colour, remaining)
         fleet = np.array(idle).reshape(NUM_COLOURS, NUM_TVS)
         state = NO_FLAG if flag is None else (FLAG_ON if colour in flag else FLAG_OFF)
-        got = feasible(fleet[colour], fleet.sum(axis=0) - fleet[colour], np.array(jokers),
-                       np.array(coins), np.array(state), np.array(remaining))
+        other = fleet.sum(axis=0) - fleet[colour]
+        got = feasible(*fleet[colour].tolist(), *other.tolist(), jokers, coins, state, remaining)
         assert bool(got) == expected, (idle, jokers, coins, flag, colour, remaining)
         checked[expected] += 1
     assert min(checked.values()) > cases // 10
@@ -335,7 +335,7 @@ def test_unused_flagships_and_returned_voyage_ships_score_a_point():
     s = p.state
     assert s.terminated[0]
     assert s.vp_final[0].tolist() == [3, 1, 1]  # flagships never used; P0's two returned
-    assert ships_not_on_expeditions(s).tolist() == [[3, 1, 1]]
+    assert seat_values(p.game, s)[1].tolist() == [[3, 1, 1]]
 
 
 @pytest.mark.parametrize(("ships", "expected"), [

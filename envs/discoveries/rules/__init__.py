@@ -1,0 +1,2 @@
+"""Age of Discoveries' rules as per-row functions compiled with numba (see
+``envs/discoveries/game.py``)."""
