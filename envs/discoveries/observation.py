@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.cairo.observation import DescribedLayout, DescribedPiece
 from envs.core.jit import njit
+from envs.core.layout import ObservationLayout, Piece
 from envs.discoveries.data import (
     COINS_BOUND,
     COINS_SCALE,
@@ -100,11 +100,11 @@ assert (SEAT_SIZE, EXP_SIZE, BUILD_SIZE) == (95, 16, 34)
 
 
 def _piece(name, shape, meaning, index, scale, labels=(), public=True, privacy="public"):
-    return DescribedPiece(name, shape, public, 1.0, meaning=meaning, index=index, scale=scale,
-                          privacy=privacy, labels=tuple(labels))
+    return Piece(name, shape, public, 1.0, meaning=meaning, index=index, scale=scale,
+                 privacy=privacy, labels=tuple(labels))
 
 
-OBS = DescribedLayout([
+OBS = ObservationLayout([
     _piece("decision", (NUM_PHASES,), "the decision asked (`state.phase`)", "[phase]",
            "one-hot", [p.name for p in Phase]),
     _piece("acting_seat", (MAX_SEATS,), "the seat to act (all 0 once the game is over)",
