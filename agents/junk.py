@@ -51,7 +51,7 @@ from envs.junk.data import (
     SPECIAL_COUNTS,
     SUPPLY_PLUS,
 )
-from envs.junk.scoring import end_bonus_of, presence_of
+from envs.junk.rules import queries
 from envs.junk.state import MAX_BID, MOVE_DST, MOVE_SRC, PHASE, A, JunkState
 
 NEG = -1e9  # value of an illegal action
@@ -136,7 +136,8 @@ class _View:
     def own_score(self, rows: np.ndarray, vis: np.ndarray) -> np.ndarray:
         """(n,) presence bonus and the own END cards' bonuses of ``rows`` for own crates
         ``vis`` (n, 5)."""
-        return presence_of(vis) + end_bonus_of(self.held[rows], vis)
+        presence, end = queries.bonuses(self.held[rows], vis)
+        return presence + end
 
 
 class JunkScriptedAgent:
