@@ -144,7 +144,7 @@ class JunkGame(CompiledGame):
         self.variable = self.options["setup"] == "variable"
         self.hide_money = self.options["hide_money"]
         self.hide_stacks = self.options["hide_stacks"]
-        self.observer = observation.Observer(players, self.options)
+        self.observer = observation.Observer(players)
         self.observation_shape = (self.observer.layout.size,)
         self.action_layout, self.observation_layout = ACTIONS, self.observer.layout
         self.observation_low, self.observation_high = self.observer.bounds

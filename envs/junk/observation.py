@@ -218,17 +218,16 @@ NOTATION = (
     "type (`SPECIAL_NAMES` of `envs/junk/data.py`)")
 
 
-def observation_layout(num_players: int, hide_money: bool = False,
-                       hide_stacks: bool = False) -> DescribedLayout:
-    """The observation of ``num_players`` seats under the options: the pieces in order."""
+def observation_layout(num_players: int) -> DescribedLayout:
+    """The observation of ``num_players`` seats (the same pieces under every option): the
+    pieces in order."""
     n = num_players
     helpers = n - 2
     table = _table_counts(n)
-    money = ("public" if not hide_money else "with `hide_money=True` the others' money is "
-             "their last Y announcement (exact once the game is over), the observer's own "
-             "exact")
-    goods = ("public" if not hide_stacks else "with `hide_stacks=True` the stacks, flows and "
-             "known holdings are 0 (only the stacks' emptiness is shown)")
+    money = ("public; with `hide_money=True` the others' money is their last Y "
+             "announcement (exact once the game is over), the observer's own exact")
+    goods = ("public; with `hide_stacks=True` the stacks, flows and known goods are 0 (only "
+             "the stacks' emptiness is shown)")
     round_labels = (*(f"round {k}" for k in range(1, NUM_ROUNDS + 1)),
                     *(f"{HELPER_NAMES[h]} {label}" for h in range(helpers)
                       for label in (*KIND_NAMES, "load size / 2")),
@@ -291,13 +290,12 @@ money_of_next = seats[1, labels.index("money")] * 212   # the seat after the obs
 
 
 class Observer:
-    """The columns of the observation of one player count and options (for tests and
-    tools; the encoder is ``observe_row``)."""
+    """The columns of the observation of one player count (for tests and tools; the
+    encoder is ``observe_row``)."""
 
-    def __init__(self, num_players: int, options: dict):
+    def __init__(self, num_players: int):
         self.num_players = num_players
-        self.layout = observation_layout(num_players, options["hide_money"],
-                                         options["hide_stacks"])
+        self.layout = observation_layout(num_players)
         self.seat_size = SEAT_SIZE
         self.table_counts = _table_counts(num_players)
         low, high = self.layout.bounds()

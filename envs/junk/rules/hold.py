@@ -25,12 +25,11 @@ _LAYER_STEPS = np.arange(3)  # layers h, h - 1, h - 2
 
 
 @njit
-def refresh(s, r, junk):
-    """Recompute ``layers``, ``vis`` and ``open_slots`` of one junk of row ``r`` from its
-    cargo, and every seat's ``presence``."""
-    cargo, layers, vis = s.cargo[r, junk], s.layers[r, junk], s.vis[r]
-    players = layers.shape[1]
-    height = s.height[r, junk]
+def junk_counts(cargo, height, layers, vis):
+    """The counts of one hold ``cargo`` (27, 3) of height ``height`` into ``layers`` (3, P)
+    (strips per seat in layers h, h - 1, h - 2) and ``vis`` (P,) (visible crates per seat,
+    by the closed form); returns ``e``, the empty slots of the top layer (3 for an empty
+    hold)."""
     layers[:, :] = 0
     empty_top = SLOTS
     for k in range(3):
@@ -43,10 +42,49 @@ def refresh(s, r, junk):
                 layers[k, owner] += 1
                 if k == 0:
                     empty_top -= 1
-    for p in range(players):
-        vis[junk, p] = SLOTS * layers[0, p] + empty_top * layers[1, p]
+    for p in range(vis.shape[0]):
+        vis[p] = SLOTS * layers[0, p] + empty_top * layers[1, p]
+    return empty_top
+
+
+@njit
+def place_strip(cargo, height, owner):
+    """One strip of colour ``owner`` into hold ``cargo`` (27, 3) of height ``height``, in
+    the lowest empty slot of the current layer (a new layer when it is full); the new
+    height."""
+    top = max(height, 0)
+    for k in range(SLOTS):
+        if cargo[top, k] < 0:
+            cargo[top, k] = owner
+            return top
+    cargo[height + 1, 0] = owner  # the top layer is full: a new one
+    return height + 1
+
+
+@njit
+def remove_strip(cargo, height, owner):
+    """One strip of ``owner`` out of the top layer of hold ``cargo`` (27, 3) (the
+    highest-index such slot; none if it owns none there); the new height (one less when the
+    top layer empties)."""
+    for k in range(SLOTS - 1, -1, -1):
+        if cargo[height, k] == owner:
+            cargo[height, k] = -1
+            break
+    for k in range(SLOTS):
+        if cargo[height, k] >= 0:
+            return height
+    return height - 1
+
+
+@njit
+def refresh(s, r, junk):
+    """Recompute ``layers``, ``vis`` and ``open_slots`` of one junk of row ``r`` from its
+    cargo, and every seat's ``presence``."""
+    height = s.height[r, junk]
+    empty_top = junk_counts(s.cargo[r, junk], height, s.layers[r, junk], s.vis[r, junk])
     s.open_slots[r, junk] = empty_top if height >= 0 else 0
-    for p in range(players):
+    vis = s.vis[r]
+    for p in range(vis.shape[1]):
         present = 0
         for j in range(NUM_JUNKS):
             if vis[j, p] > 0:
@@ -56,39 +94,17 @@ def refresh(s, r, junk):
 
 @njit
 def place(s, r, junk, owner):
-    """One strip of colour ``owner`` onto the junk, into the lowest empty slot of the current
-    layer (a new layer when it is full). The supply is not touched."""
-    cargo = s.cargo[r, junk]
-    height = s.height[r, junk]
-    top = max(height, 0)
-    slot = -1
-    for k in range(SLOTS):
-        if cargo[top, k] < 0:
-            slot = k
-            break
-    if slot < 0:  # the top layer is full: a new one
-        top = height + 1
-        slot = 0
-    cargo[top, slot] = owner
-    s.height[r, junk] = top
+    """One strip of colour ``owner`` onto the junk (``place_strip``). The supply is not
+    touched."""
+    s.height[r, junk] = place_strip(s.cargo[r, junk], s.height[r, junk], owner)
     refresh(s, r, junk)
 
 
 @njit
 def remove_top(s, r, junk, owner):
-    """Take one strip of ``owner`` out of the junk's top layer (it owns one there): the
-    highest-index such slot; an emptied top layer lowers the height."""
-    cargo = s.cargo[r, junk]
-    height = s.height[r, junk]
-    for k in range(SLOTS - 1, -1, -1):
-        if cargo[height, k] == owner:
-            cargo[height, k] = -1
-            break
-    left = False
-    for k in range(SLOTS):
-        left = left or cargo[height, k] >= 0
-    if not left:
-        s.height[r, junk] = height - 1
+    """One strip of ``owner`` out of the junk's top layer (``remove_strip``; it owns one
+    there)."""
+    s.height[r, junk] = remove_strip(s.cargo[r, junk], s.height[r, junk], owner)
     refresh(s, r, junk)
 
 

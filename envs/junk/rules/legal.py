@@ -261,8 +261,8 @@ def forced(s, r, mask):
     if not (phase == Phase.EXCH_RETURN or phase == Phase.P2_MAIN or phase == Phase.P2_AFTER
             or phase == Phase.BID):
         return True
-    hand = np.empty(NUM_GOODS, np.int16)
-    held = np.empty(NUM_SPECIAL_TYPES, np.int16)
+    hand = np.empty(NUM_GOODS, np.int8)  # the state's types: one compiled legal function
+    held = np.empty(NUM_SPECIAL_TYPES, np.int8)
     public_holdings(s, r, hand, held)
     bound = np.zeros(NUM_ACTIONS, np.bool_)
     legal_with(s, r, bound, hand, held)

@@ -7,7 +7,7 @@ import numpy as np
 
 from envs.core.compiled import CompiledGame
 from envs.core.jit import njit
-from envs.junk.data import NUM_SPECIAL_TYPES
+from envs.junk.data import MAX_LAYERS, NUM_SPECIAL_TYPES, SLOTS
 from envs.junk.rules import flow, hold, scoring
 from envs.junk.rules.legal import legal_bid
 from envs.junk.state import NUM_ACTIONS, JunkState
@@ -37,6 +37,23 @@ def _remove_top_rows(s, rows, junks, owners):
 def _refresh_rows(s, rows, junks):
     for i in range(rows.shape[0]):
         hold.refresh(s, rows[i], junks[i])
+
+
+@njit
+def _vis_after_rows(s, rows, junks, seats, strips, out):
+    cargo = np.empty((MAX_LAYERS, SLOTS), np.int8)
+    layers = np.empty((3, out.shape[1]), np.int8)
+    for i in range(rows.shape[0]):
+        r, junk, seat = rows[i], junks[i], seats[i]
+        cargo[:, :] = s.cargo[r, junk]
+        height = s.height[r, junk]
+        if strips[i] < 0:
+            height = hold.remove_strip(cargo, height, seat)
+        for _ in range(strips[i]):
+            if height == MAX_LAYERS - 1 and cargo[height, SLOTS - 1] >= 0:
+                break  # no room: only an illegal action's value asks (every strip is there)
+            height = hold.place_strip(cargo, height, seat)
+        hold.junk_counts(cargo, height, layers, out[i])
 
 
 @njit
@@ -86,6 +103,19 @@ def refresh_holds(game: CompiledGame, state: JunkState, rows: np.ndarray,
 def end_round(game: CompiledGame, state: JunkState, rows: np.ndarray) -> None:
     """Phases 5 and 6 in ``rows``: the next round begins (or the game ends)."""
     _end_round_rows(game.view(state), _ints(rows))
+
+
+def vis_after(game: CompiledGame, state: JunkState, rows: np.ndarray, junks: np.ndarray,
+              seats: np.ndarray, strips: np.ndarray | int) -> np.ndarray:
+    """(R, P) int64 every seat's visible crates on junk ``junks[i]`` of row ``rows[i]`` had
+    seat ``seats[i]`` placed ``strips[i]`` strips there, or (``strips[i] = -1``) taken one
+    of its strips off the top layer (``hold.place_strip``, ``hold.remove_strip``); the
+    state is not changed."""
+    rows = _ints(rows)
+    out = np.zeros((rows.size, game.num_players), dtype=np.int8)
+    _vis_after_rows(game.view(state), rows, _ints(junks), _ints(seats),
+                    _ints(np.broadcast_to(strips, rows.shape)), out)
+    return out.astype(np.int64)
 
 
 def top_layer_owner(state: JunkState, rows: np.ndarray, seats: np.ndarray) -> np.ndarray:
