@@ -1,8 +1,9 @@
 """Dschunke (Junk): load cargo strips onto five junks, cash in with merchants and helpers, and
 sell goods in repeated sealed-bid auctions, for 3 or 4 players.
 
-Batched NumPy rules of the game specified in ``docs/rules/junk.md``; its last section,
-"Amendments after the implementation review", overrides the text above it. Ten rounds, each
+The rules of the game specified in ``docs/rules/junk.md`` (its last section, "Amendments after
+the implementation review", overrides the text above it), as per-row functions compiled with
+numba (``rules/``). Ten rounds, each
 of them: a market card turned and the round's event (Phase 1: EXCHANGE cards, the S event's
 special cards, the Y event's money announcement); one action per seat with a merchant or a
 helper, plus at most one EXTRA card before or after it (Phase 2); the supply picks (Phase 3);

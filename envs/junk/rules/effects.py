@@ -220,7 +220,7 @@ def _act(s, r, seat, kind, junk, size):
         if junk != GREY:  # a short stack gives what it has (§8 #8)
             good = GOODS_OF_JUNK[junk]
             flow.gain(s, r, seat, good, min(owed, s.stack[r, good]))
-        elif flow.any_stack(s, r):
+        elif flow.any_left(s.stack[r]):
             s.goods_left[r] = owed
             return True
     return False
@@ -263,10 +263,8 @@ def _extra(s, r, action):
     if _act(s, r, seat, EXTRA_KIND[offset], offset % NUM_JUNKS, 1):
         s.grey_from_extra[r] = True
         s.phase[r] = Phase.GREY_TYPE
-    elif s.main_done[r]:
-        flow.end_turn(s, r)
     else:
-        s.phase[r] = Phase.P2_MAIN
+        flow.after_extra(s, r)
 
 
 @njit
@@ -288,17 +286,15 @@ def apply_grey_type(s, r, action):
     take = min(s.goods_left[r], s.stack[r, good])
     flow.gain(s, r, s.current_player[r], good, take)
     s.goods_left[r] -= take
-    if s.goods_left[r] > 0 and flow.any_stack(s, r):
+    if s.goods_left[r] > 0 and flow.any_left(s.stack[r]):
         return
     s.goods_left[r] = 0
     from_extra = s.grey_from_extra[r]
     s.grey_from_extra[r] = False
-    if not from_extra:
-        flow.after_main(s, r)
-    elif s.main_done[r]:
-        flow.end_turn(s, r)
+    if from_extra:
+        flow.after_extra(s, r)
     else:
-        s.phase[r] = Phase.P2_MAIN
+        flow.after_main(s, r)
 
 
 # ---------------------------------------------------------------- Phase 3 (§5.4)
@@ -309,7 +305,7 @@ def apply_supply_pick(s, r, action):
     done = s.picks_left[r] == 0
     if done:
         s.pos[r] += 1
-    if done or not flow.any_stack(s, r):
+    if done or not flow.any_left(s.stack[r]):
         flow.seek_supply(s, r)
 
 
@@ -380,7 +376,7 @@ def _resolve(s, r):
     s.had_bid[r] = sold_any
     s.revealed[r, :] = True
     # The S award: a pile (rounds 1-9, if one is left) or, in round 10, a pile or 3 Yuan.
-    if taker >= 0 and (flow.any_pile(s, r) or s.round[r] == NUM_ROUNDS):
+    if taker >= 0 and (flow.any_left(s.pile_size[r]) or s.round[r] == NUM_ROUNDS):
         s.phase[r] = Phase.AWARD_PILE
         s.current_player[r] = taker
     else:

@@ -19,7 +19,6 @@ from envs.junk.data import (
     NUM_GOODS,
     NUM_JUNKS,
     NUM_MERCHANTS,
-    NUM_PILES,
     NUM_ROUNDS,
     SUPPLY_CARDS,
     SUPPLY_PLUS,
@@ -51,19 +50,10 @@ def give_back(s, r, seat, good, count):
 
 
 @njit
-def any_stack(s, r):
-    """A goods stack is not empty."""
-    for good in range(NUM_GOODS):
-        if s.stack[r, good] > 0:
-            return True
-    return False
-
-
-@njit
-def any_pile(s, r):
-    """A special-card pile is not empty."""
-    for pile in range(NUM_PILES):
-        if s.pile_size[r, pile] > 0:
+def any_left(counts):
+    """One of ``counts`` (a row's goods stacks, or its piles' sizes) is not empty."""
+    for k in range(counts.shape[0]):
+        if counts[k] > 0:
             return True
     return False
 
@@ -134,7 +124,7 @@ def start_event(s, r):
 def seek_event(s, r, pos):
     """The S event's pile choice of the seat at ``pos``; past the last seat, or with every
     pile empty, Phase 2."""
-    if pos < s.hand.shape[1] and any_pile(s, r):
+    if pos < s.hand.shape[1] and any_left(s.pile_size[r]):
         s.phase[r] = Phase.EVENT_PILE
         s.pos[r] = pos
         s.current_player[r] = seat_at(s, r, pos)
@@ -179,6 +169,16 @@ def after_main(s, r):
 
 
 @njit
+def after_extra(s, r):
+    """After an EXTRA card (and the GREY_TYPE chain it began): the turn ends if its main
+    action is done, else its P2_MAIN is asked again."""
+    if s.main_done[r]:
+        end_turn(s, r)
+    else:
+        s.phase[r] = Phase.P2_MAIN
+
+
+@njit
 def end_turn(s, r):
     s.pos[r] += 1
     if s.pos[r] >= s.hand.shape[1]:
@@ -193,7 +193,7 @@ def end_turn(s, r):
 def seek_supply(s, r):
     """Phase 3: the supply picks of the seat at ``pos``; past the last seat, or with every
     stack empty, the auction."""
-    if s.pos[r] < s.hand.shape[1] and any_stack(s, r):
+    if s.pos[r] < s.hand.shape[1] and any_left(s.stack[r]):
         seat = seat_at(s, r, s.pos[r])
         s.phase[r] = Phase.SUPPLY_PICK
         s.current_player[r] = seat
