@@ -426,18 +426,19 @@ def _table(s, r, out, scale, players):
         c = _put(out, scale, c, s.open_slots[r, j])
     for f in range(players + 1):
         c = _put(out, scale, c, s.fig_used[r, f])
+    stack, unrevealed, discarded = s.stack[r], s.unrevealed[r], s.discarded[r]
     for g in range(NUM_GOODS):
-        c = _put(out, scale, c, 0 if hide_stacks else s.stack[r, g])
+        c = _put(out, scale, c, 0 if hide_stacks else stack[g])
     for g in range(NUM_GOODS):
-        c = _put(out, scale, c, s.stack[r, g] == 0)
+        c = _put(out, scale, c, stack[g] == 0)
     for g in range(NUM_GOODS):
         c = _put(out, scale, c, s.sold[r, g])
     for k in range(NUM_MARKET_CARDS):
-        c = _put(out, scale, c, s.unrevealed[r, k])
+        c = _put(out, scale, c, unrevealed[k])
     for q in range(NUM_PILES):
         c = _put(out, scale, c, s.pile_size[r, q])
     for t in range(3, 11):
-        c = _put(out, scale, c, s.discarded[r, t])
+        c = _put(out, scale, c, discarded[t])
     lr_round = s.lr_round[r]
     c = _put(out, scale, c, lr_round > 0)
     c = _put(out, scale, c, lr_round == s.round[r] and lr_round > 0)
@@ -470,18 +471,20 @@ def _one_hots(s, r, out, players):
 
 @njit
 def _seat_block(s, r, out, scale, players, p, c):
-    """Seat ``p``'s 53 public features from column ``c``."""
+    """Seat ``p``'s 53 public features from column ``c`` (the arrays read in loops are
+    locals: reading one out of ``s`` costs more than the feature)."""
     hide_stacks = s.params[P_HIDE_STACKS] != 0
+    vis, layers, flow, flow_min = s.vis[r], s.layers[r], s.flow[r, p], s.flow_min[r, p]
     money = s.money[r, p]
     if s.params[P_HIDE_MONEY] and not (s.terminated[r] or s.truncated[r]):
         money = s.announced[r, p]
     c = _put(out, scale, c, s.current_player[r] == p)
     c = _put(out, scale, c, max(s.round[r] - 1, 0) % players == p)
     for j in range(NUM_JUNKS):
-        c = _put(out, scale, c, s.vis[r, j, p])
+        c = _put(out, scale, c, vis[j, p])
     for j in range(NUM_JUNKS):
         for k in range(3):
-            c = _put(out, scale, c, s.layers[r, j, k, p])
+            c = _put(out, scale, c, layers[j, k, p])
     c = _put(out, scale, c, money)
     c = _put(out, scale, c, s.hand_size[r, p])
     c = _put(out, scale, c, s.strips[r, p])
@@ -493,11 +496,11 @@ def _seat_block(s, r, out, scale, players, p, c):
         c = _put(out, scale, c, s.taken[r, p, q])
     c = _put(out, scale, c, s.extra_used[r, p])
     for g in range(NUM_GOODS):
-        c = _put(out, scale, c, 0 if hide_stacks else s.flow[r, p, g] - s.flow_min[r, p, g])
+        c = _put(out, scale, c, 0 if hide_stacks else flow[g] - flow_min[g])
     c = _put(out, scale, c, s.committed[r, p])
     c = _put(out, scale, c, s.presence[r, p])
     for g in range(NUM_GOODS):
-        c = _put(out, scale, c, 0 if hide_stacks else s.flow[r, p, g])
+        c = _put(out, scale, c, 0 if hide_stacks else flow[g])
     c = _bid(out, scale, c, s.lr_bid[r, p])
     c = _put(out, scale, c, s.lr_payout[r, p])
     _put(out, scale, c, s.lr_taker[r] == p)
@@ -505,33 +508,36 @@ def _seat_block(s, r, out, scale, players, p, c):
 
 @njit
 def _own(s, r, out, scale, players, seat):
-    """The observer's private features."""
+    """The observer's private features (the arrays read in loops are locals)."""
     c = _OWN[players]
+    hand, held, always = s.hand[r, seat], s.held[r, seat], s.always[r, seat]
+    searched, seen = s.searched[r, seat], s.seen[r, seat]
     for g in range(NUM_GOODS):
-        c = _put(out, scale, c, s.hand[r, seat, g])
+        c = _put(out, scale, c, hand[g])
     for t in range(NUM_SPECIAL_TYPES):
-        face_up = s.always[r, seat, t] if t < NUM_ALWAYS else 0
-        c = _put(out, scale, c, s.held[r, seat, t] + face_up)
+        face_up = always[t] if t < NUM_ALWAYS else 0
+        c = _put(out, scale, c, held[t] + face_up)
     for q in range(NUM_PILES):
-        c = _put(out, scale, c, s.searched[r, seat, q] > 0)
+        c = _put(out, scale, c, searched[q] > 0)
     for q in range(NUM_PILES):
         for t in range(NUM_SPECIAL_TYPES):
-            c = _put(out, scale, c, s.seen[r, seat, q, t])
+            c = _put(out, scale, c, seen[q, t])
     for q in range(NUM_PILES):
         left = PILE_SIZES[q]
-        if s.searched[r, seat, q] > 0:
+        if searched[q] > 0:
             left = 0
             for t in range(NUM_SPECIAL_TYPES):
-                left += s.seen[r, seat, q, t]
+                left += seen[q, t]
         c = _put(out, scale, c, left - s.pile_size[r, q])
-    searching = s.phase[r] == Phase.SPECIAL_PICK and s.current_player[r] == seat
-    for t in range(NUM_SPECIAL_TYPES):
-        c = _put(out, scale, c, s.pile_cards[r, s.pick_pile[r], t] if searching else 0)
-    c = _bid(out, scale, c, s.pending[r, seat])
-    hide_stacks = s.params[P_HIDE_STACKS] != 0
-    for g in range(NUM_GOODS):
-        others = GOODS_PER_TYPE - s.stack[r, g] - s.hand[r, seat, g]
-        c = _put(out, scale, c, 0 if hide_stacks else others)
+    if s.phase[r] == Phase.SPECIAL_PICK and s.current_player[r] == seat:
+        pile = s.pile_cards[r, s.pick_pile[r]]
+        for t in range(NUM_SPECIAL_TYPES):
+            _put(out, scale, c + t, pile[t])
+    c = _bid(out, scale, c + NUM_SPECIAL_TYPES, s.pending[r, seat])
+    if s.params[P_HIDE_STACKS] == 0:
+        stack = s.stack[r]
+        for g in range(NUM_GOODS):
+            _put(out, scale, c + g, GOODS_PER_TYPE - stack[g] - hand[g])
 
 
 @njit

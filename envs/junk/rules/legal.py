@@ -122,6 +122,7 @@ def _main_actions(s, r, mask):
     players = s.hand.shape[1]
     loads = s.strips[r, seat] > 0
     needs = NEEDS_STRIPS[s.round[r]]
+    merchants = s.merchant_junk[r]
     count = 0
     for figure in range(min(NUM_MERCHANTS + MAX_HELPERS, players + 1)):
         if s.fig_used[r, figure] or not (loads or not needs[figure]):
@@ -134,7 +135,7 @@ def _main_actions(s, r, mask):
         for j in range(NUM_JUNKS):
             free = True
             for m in range(NUM_MERCHANTS):
-                free = free and s.merchant_junk[r, m] != j
+                free = free and merchants[m] != j
             if free:
                 mask[base + j] = True
                 count += 1
@@ -156,8 +157,9 @@ def _extra_actions(s, r, mask, held):
         mask[A_GOODS_ANY + j] = goods
         mask[A_MONEY_AT + j] = held[MONEY_AT + j] > 0
     if held[MOVE_STRIP] > 0:
+        layers = s.layers[r]
         for i in range(MOVE_SRC.shape[0]):
-            mask[A_MOVE_STRIP + i] = s.layers[r, MOVE_SRC[i], 0, seat] > 0
+            mask[A_MOVE_STRIP + i] = layers[MOVE_SRC[i], 0, seat] > 0
 
 
 @njit
