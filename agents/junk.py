@@ -47,44 +47,15 @@ from envs.junk.data import (
     NUM_JUNKS,
     NUM_ROUNDS,
     NUM_SPECIAL_TYPES,
-    SLOTS,
     SPECIAL_COUNTS,
     SUPPLY_PLUS,
 )
-from envs.junk.scoring import end_bonus_of, presence_of
+from envs.junk.rules import queries
 from envs.junk.state import MAX_BID, MOVE_DST, MOVE_SRC, PHASE, A, JunkState
 
 NEG = -1e9  # value of an illegal action
 _BIG = 100.0  # an EXTRA card worth playing goes before the main action
 _COUNTS = np.arange(1, MAX_BID + 1)
-
-
-def _load_effect(layers: np.ndarray, seat: np.ndarray, strips: int) -> np.ndarray:
-    """(R, P) every seat's visible crates on a junk after ``seat`` (R,) places ``strips``
-    strips there, from the junk's top layer counts ``layers`` (R, 3, P), by §2.3's closed form.
-    """
-    top, below = layers[:, 0].astype(np.int64), layers[:, 1].astype(np.int64)
-    rows = np.arange(len(seat))
-    for _ in range(strips):
-        empty = SLOTS - top.sum(axis=1)  # 3 for an empty hold
-        full = empty == 0
-        below = np.where(full[:, None], top, below)
-        top = np.where(full[:, None], 0, top)
-        top[rows, seat] += 1
-    empty = SLOTS - top.sum(axis=1)
-    return SLOTS * top + np.where(top.sum(axis=1) == SLOTS, 0, empty)[:, None] * below
-
-
-def _remove_effect(layers: np.ndarray, seat: np.ndarray) -> np.ndarray:
-    """(R, P) visible crates on a junk after ``seat`` takes one strip off its top layer."""
-    top, below = layers[:, 0].astype(np.int64).copy(), layers[:, 1].astype(np.int64)
-    low = layers[:, 2].astype(np.int64)
-    top[np.arange(len(seat)), seat] -= 1
-    gone = top.sum(axis=1) == 0  # the top layer emptied: the full layer below shows
-    top = np.where(gone[:, None], below, top)
-    below = np.where(gone[:, None], low, below)
-    empty = np.where(gone, 0, SLOTS - top.sum(axis=1))
-    return SLOTS * top + empty[:, None] * below
 
 
 class _View:
@@ -136,7 +107,8 @@ class _View:
     def own_score(self, rows: np.ndarray, vis: np.ndarray) -> np.ndarray:
         """(n,) presence bonus and the own END cards' bonuses of ``rows`` for own crates
         ``vis`` (n, 5)."""
-        return presence_of(vis) + end_bonus_of(self.held[rows], vis)
+        presence, end = queries.bonuses(self.held[rows], vis)
+        return presence + end
 
 
 class JunkScriptedAgent:
@@ -291,13 +263,8 @@ class JunkScriptedAgent:
         """(n,) the worth of placing ``strips`` (n,) own strips on ``junks`` (n,)."""
         seat = view.seat[rows]
         n = rows.size
-        layers = view.layers[rows, junks]  # (n, 3, P)
         before = view.vis[rows, junks]  # (n, P)
-        after = before.copy()
-        for k in (1, 2):
-            sel = strips == k
-            if sel.any():
-                after[sel] = _load_effect(layers[sel], seat[sel], k)
+        after = queries.vis_after(view.game, view.state, view.idx[rows], junks, seat, strips)
         own_vis = view.own_vis[rows].copy()
         new_vis = own_vis.copy()
         new_vis[np.arange(n), junks] = after[np.arange(n), seat]
@@ -387,13 +354,13 @@ class JunkScriptedAgent:
         seat = view.seat[rows]
         vis = view.own_vis[rows]
         out = np.full((n, MOVE_SRC.size), -_BIG)
+        idx = view.idx[rows]
         for k, (src, dst) in enumerate(zip(MOVE_SRC.tolist(), MOVE_DST.tolist(), strict=True)):
-            layers = view.layers[rows]
-            movable = layers[np.arange(n), src, 0, seat] > 0
+            movable = view.layers[rows, src, 0, seat] > 0
             if not movable.any():
                 continue
-            after_src = _remove_effect(layers[:, src], seat)
-            after_dst = _load_effect(layers[:, dst], seat, 1)
+            after_src = queries.vis_after(view.game, view.state, idx, np.full(n, src), seat, -1)
+            after_dst = queries.vis_after(view.game, view.state, idx, np.full(n, dst), seat, 1)
             new_vis = vis.copy()
             new_vis[:, src] = after_src[np.arange(n), seat]
             new_vis[:, dst] = after_dst[np.arange(n), seat]

@@ -1,39 +1,46 @@
-"""What one seat may know (§6, §9.2): the observation encoder.
+"""What one seat may know (§6, §9.2): the observation's layout and its compiled encoder.
 
 The observation holds exactly the features of §9.2 (291 + 58 N floats), egocentric: seats
 are written relative to the observer (0 = self, then clockwise), per-seat blocks have N
 entries (no padding of 3 players to 4), and every feature is a count divided by a bound from
 the rules, so it lies in [0, 1] (the net flows in [-1, 1]). A feature the observer may not
-see is 0. The features are grouped for the encoder, in three sections:
+see is 0. The layout (``observation_layout``) is the single description of the encoding:
+each piece says what it holds, how its axes are indexed, its scale and its privacy under the
+options, and names every entry of its last axis; ``python -m envs.docs`` prints it into
+``docs/junk.md``. Its three sections:
 
-* the table: every public feature that does not belong to a seat (the decision, context,
-  holds, figures, stacks, market, piles, the last reveal's goods and award): the counts are
-  one concatenation of state arrays and one multiplication by their bounds; the one-hot
-  features are one scatter, the decision and round ones two table lookups;
+* the table: every public feature that does not belong to a seat (the decision, the round's
+  constants, context, holds, figures, stacks, market, piles, the last reveal's goods and
+  award);
 * the seats: one block of the same 53 features per seat (acting seat, start player, ``vis``
-  and the layer counts of each junk, money, hand size, strips, supply, ALWAYS cards, face-down
-  count, cards taken per pile, EXTRA used, known minimum holdings, committed, presence, net
-  flows, the last reveal's bid, payout and award taker), made for the absolute seats by one
-  concatenation, then put in the observer's order by one gather with a precomputed rotation;
+  and the layer counts of each junk, money, hand size, strips, supply, ALWAYS cards,
+  face-down count, cards taken per pile, EXTRA used, known minimum holdings, committed,
+  presence, net flows, the last reveal's bid, payout and award taker), in the observer's
+  order;
 * the observer's own private features (hand, special cards, pile memory, the pile being
   searched, its pending bid, the other seats' combined goods).
 
-So one call of ``observe`` costs a fixed few dozen NumPy calls whatever the batch size.
+``observe_row`` writes one row as one seat sees it, read by name from ``s``, the kernels'
+view of the state: compiled with numba, it is the whole encoder. Each count is rounded to
+float32 and multiplied by the float32 reciprocal of its bound (``SCALE``), as the NumPy
+encoder of VERSION 1 did, so observations are unchanged bit for bit.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
-from envs.core.arrays import last_axis_sums
-from envs.core.layout import ObservationLayout, Piece
+from envs.cairo.observation import DescribedLayout, DescribedPiece
+from envs.core.jit import njit
 from envs.junk.data import (
     CELLS,
+    GOODS_NAMES,
     GOODS_PER_TYPE,
+    HELPER_NAMES,
     HELPER_TRACK,
+    JUNK_NAMES,
     K_LOAD,
+    KIND_NAMES,
     MARKET_CARDS,
     MAX_COPIES,
     MAX_LAYERS,
@@ -41,6 +48,7 @@ from envs.junk.data import (
     MAX_PILE,
     MAX_PRICE,
     MAX_SUPPLY,
+    MERCHANT_NAMES,
     NUM_ALWAYS,
     NUM_GOODS,
     NUM_HIDDEN_KINDS,
@@ -50,342 +58,511 @@ from envs.junk.data import (
     NUM_PILES,
     NUM_ROUNDS,
     NUM_SPECIAL_TYPES,
+    PILE_NAMES,
     PILE_SIZES,
     SLOTS,
+    SPECIAL_NAMES,
     STRIPS_PER_PLAYER,
     SUPPLY_CARDS,
     SUPPLY_PLUS,
 )
-from envs.junk.state import ACTIONS, MAX_BID, NUM_DECISION_KINDS, PHASE, A, JunkState
+from envs.junk.state import (
+    A_BID,
+    A_PASS_BID,
+    MAX_BID,
+    NUM_DECISION_KINDS,
+    P_HIDE_MONEY,
+    P_HIDE_STACKS,
+    Phase,
+)
 
 NUM_STAGES = 5  # setup, Phases 1, 2, 3, 4 (5 and 6 ask nothing)
+STAGE_NAMES = ("setup", "phase 1", "phase 2", "phase 3", "phase 4")
 _BID_KINDS = 1 + NUM_GOODS  # pass, or one of the four goods
 _TOTAL_GOODS = NUM_GOODS * GOODS_PER_TYPE
+PLAYER_COUNTS = (3, 4)
+_GOODS = tuple(name.lower() for name in GOODS_NAMES)
+_BID_LABELS = ("pass", *_GOODS, "count")
 
 # ---------------------------------------------------------------- the table section
-# (name, size, bound) of its counts, in order; a bound of 1 for flags.
+# (name, labels, bounds) of its counts, in order; a bound of 1 for flags. The figures'
+# count depends on the player count (3 merchants and N - 2 helpers), the setup's bound too.
 _TABLE_COUNTS = (
-    ("turn_flags", 2, 1),  # main action done, GREY_TYPE from an EXTRA card
-    ("goods_owed", 1, CELLS),
-    ("exchange", 3, (2, 2, 1)),  # returned, takes owed, second exchange
-    ("event_chosen", NUM_PILES, 1),
-    ("pick_award", 1, 1),  # the SPECIAL_PICK comes from an award
-    ("setup", 2, None),  # placements left / 3N, merchants face down
-    ("announce_round", 1, NUM_ROUNDS),  # round of the last Y announcement, 0 = none
-    ("height", NUM_JUNKS, MAX_LAYERS),  # h(j) + 1
-    ("empty_top", NUM_JUNKS, SLOTS - 1),  # e(j)
-    ("fig_used", None, 1),  # 3 merchants, then the N - 2 helpers: N + 1
-    ("stack", NUM_GOODS, GOODS_PER_TYPE),  # 0 under hide_stacks
-    ("stack_empty", NUM_GOODS, 1),
-    ("sold", NUM_GOODS, 1),
-    ("unrevealed", NUM_MARKET_CARDS, 1),
-    ("pile_sizes", NUM_PILES, MAX_PILE),
-    ("played", 8, (2, 2, 2, 1, 1, 1, 1, 1)),  # LOAD_ONE, MOVE_STRIP, GOODS_ANY, MONEY_AT[j]
-    ("lr_flags", 2, 1),  # a reveal has happened; it was in this round
-    ("lr_sold", NUM_GOODS, 1),
-    ("lr_yuan", 1, 1),
+    ("turn_flags", ("main action done", "GREY_TYPE from an EXTRA card"), 1),
+    ("goods_owed", ("goods owed in GREY_TYPE",), CELLS),
+    ("exchange", ("goods returned", "goods still to take", "second exchange"), (2, 2, 1)),
+    ("event_chosen", tuple(f"{q} chosen in this S event" for q in PILE_NAMES), 1),
+    ("pick_award", ("SPECIAL_PICK from an S award",), 1),
+    ("setup", ("setup placements left", "merchants face down"), None),
+    ("announce_round", ("round of the last Y announcement",), NUM_ROUNDS),
+    ("height", tuple(f"h + 1 {j}" for j in JUNK_NAMES), MAX_LAYERS),
+    ("empty_top", tuple(f"e {j}" for j in JUNK_NAMES), SLOTS - 1),
+    ("fig_used", None, 1),
+    ("stack", tuple(f"stack {g}" for g in _GOODS), GOODS_PER_TYPE),
+    ("stack_empty", tuple(f"stack {g} empty" for g in _GOODS), 1),
+    ("sold", tuple(f"{g} sold" for g in _GOODS), 1),
+    ("unrevealed", tuple(f"market card {k + 1} unturned" for k in range(NUM_MARKET_CARDS)), 1),
+    ("pile_sizes", tuple(f"{q} size" for q in PILE_NAMES), MAX_PILE),
+    ("played", tuple(f"{SPECIAL_NAMES[t]} played" for t in range(3, 11)),
+     (2, 2, 2, 1, 1, 1, 1, 1)),
+    ("lr_flags", ("a reveal happened", "the last reveal was this round"), 1),
+    ("lr_sold", tuple(f"{g} sold at the last reveal" for g in _GOODS), 1),
+    ("lr_yuan", ("the last S award was the 3 Yuan",), 1),
 )
-# One-hot pieces set by the scatter: (name, shape).
 _TABLE_ONE_HOT = (
-    ("bid_round", (4,)),
-    ("pick_pile", (NUM_PILES,)),
-    ("merchant_junk", (NUM_MERCHANTS, NUM_JUNKS)),  # zeros while face down
-    ("merchant_on", (NUM_JUNKS,)),  # junk holds a merchant
-    ("market", (NUM_GOODS, 5)),  # current card: prices 1..4, S
-    ("lr_bid_round", (4,)),
-    ("lr_pile", (NUM_PILES,)),
+    ("bid_round", (4,), "[k - 1]", "the bidding round k of Phase 4 (all 0 outside it)",
+     tuple(f"round {k}" for k in range(1, 5))),
+    ("pick_pile", (NUM_PILES,), "[q]", "the pile searched in SPECIAL_PICK (all 0 outside it)",
+     PILE_NAMES),
+    ("merchant_junk", (NUM_MERCHANTS, NUM_JUNKS), "[m, j]", "the junk j of the LOAD, MONEY "
+     "and GOODS merchant m (all 0 while they lie face down in the variable setup)",
+     JUNK_NAMES),
+    ("merchant_on", (NUM_JUNKS,), "[j]", "junk j holds a merchant (face up or down)",
+     JUNK_NAMES),
+    ("market", (NUM_GOODS, 5), "[g, price]", "this round's market card: the price of good g "
+     "(1..4), or S (all 0 before round 1)", ("1", "2", "3", "4", "S")),
+    ("lr_bid_round", (4,), "[k - 1]", "the bidding round of the last reveal (all 0 before "
+     "the first)", tuple(f"round {k}" for k in range(1, 5))),
+    ("lr_pile", (NUM_PILES,), "[q]", "the pile the last S award came from (all 0 for none)",
+     PILE_NAMES),
 )
 # ---------------------------------------------------------------- the seats section
-# (name, size, bound) of a seat's block, in order; 53 features.
 _SEAT_FEATURES = (
-    ("acting", 1, 1),
-    ("start", 1, 1),
-    ("vis", NUM_JUNKS, CELLS),
-    ("layers", 3 * NUM_JUNKS, SLOTS),  # per junk: strips in layers h, h - 1, h - 2
-    ("money", 1, MAX_MONEY),  # others: last announced under hide_money
-    ("hand_size", 1, _TOTAL_GOODS),
-    ("strips", 1, STRIPS_PER_PLAYER),
-    ("supply", 1, MAX_SUPPLY),
-    ("always", NUM_ALWAYS, (MAX_COPIES, 1, 2)),  # SUPPLY_PLUS, WIN_TIES, EXCHANGE
-    ("hidden", 1, NUM_HIDDEN_KINDS),
-    ("taken", NUM_PILES, MAX_PILE),
-    ("extra_used", 1, 1),
-    ("known_min", NUM_GOODS, GOODS_PER_TYPE),  # flow - flow_min; 0 under hide_stacks
-    ("committed", 1, 1),
-    ("presence", 1, NUM_JUNKS),
-    ("flow", NUM_GOODS, GOODS_PER_TYPE),  # in [-8/18, 1]; 0 under hide_stacks
-    ("lr_bid", _BID_KINDS + 1, (1, 1, 1, 1, 1, MAX_BID)),  # one-hot pass / good, count
-    ("lr_payout", 1, MAX_PRICE),
-    ("lr_taker", 1, 1),
+    ("acting", ("acting",), 1),
+    ("start", ("start player",), 1),
+    ("vis", tuple(f"vis {j}" for j in JUNK_NAMES), CELLS),
+    ("layers", tuple(f"strips {j} layer h-{k}" for j in JUNK_NAMES for k in range(3)), SLOTS),
+    ("money", ("money",), MAX_MONEY),
+    ("hand_size", ("hand size",), _TOTAL_GOODS),
+    ("strips", ("strips in supply",), STRIPS_PER_PLAYER),
+    ("supply", ("supply cards",), MAX_SUPPLY),
+    ("always", tuple(SPECIAL_NAMES[:NUM_ALWAYS]), (MAX_COPIES, 1, 2)),
+    ("hidden", ("face-down cards",), NUM_HIDDEN_KINDS),
+    ("taken", tuple(f"taken from {q}" for q in PILE_NAMES), MAX_PILE),
+    ("extra_used", ("EXTRA card played this round",), 1),
+    ("known_min", tuple(f"known {g}" for g in _GOODS), GOODS_PER_TYPE),
+    ("committed", ("bid committed",), 1),
+    ("presence", ("presence",), NUM_JUNKS),
+    ("flow", tuple(f"flow {g}" for g in _GOODS), GOODS_PER_TYPE),
+    ("lr_bid", tuple(f"last bid {label}" for label in _BID_LABELS), (1, 1, 1, 1, 1, MAX_BID)),
+    ("lr_payout", ("last payout",), MAX_PRICE),
+    ("lr_taker", ("last S award taker",), 1),
 )
+SEAT_SIZE = sum(len(labels) for _, labels, _ in _SEAT_FEATURES)  # 53
 # ---------------------------------------------------------------- the own section
 _OWN_FEATURES = (
-    ("own_hand", NUM_GOODS, GOODS_PER_TYPE),
-    ("own_cards", NUM_SPECIAL_TYPES, MAX_COPIES),  # face up and face down, by type
-    ("own_searched", NUM_PILES, 1),
-    ("own_seen", NUM_PILES * NUM_SPECIAL_TYPES, MAX_COPIES),  # pile as last left
-    ("own_since", NUM_PILES, MAX_PILE),  # cards taken since the own last search
-    ("own_search", NUM_SPECIAL_TYPES, MAX_COPIES),  # the pile being searched
-    ("own_bid", _BID_KINDS + 1, (1, 1, 1, 1, 1, MAX_BID)),  # own pending bid
-    ("others_goods", NUM_GOODS, GOODS_PER_TYPE),  # 18 - stack - own hand; 0 if hide_stacks
+    ("own_hand", (NUM_GOODS,), GOODS_PER_TYPE, "[g]", "the observer's goods of type g",
+     _GOODS),
+    ("own_cards", (NUM_SPECIAL_TYPES,), MAX_COPIES, "[t]", "the observer's special cards of "
+     "type t, face up and face down", SPECIAL_NAMES),
+    ("own_searched", (NUM_PILES,), 1, "[q]", "the observer has searched pile q", PILE_NAMES),
+    ("own_seen", (NUM_PILES * NUM_SPECIAL_TYPES,), MAX_COPIES, "[21 q + t]", "the cards of "
+     "type t the observer left in pile q at its last search there (0 if never)",
+     tuple(f"{q} {t}" for q in PILE_NAMES for t in SPECIAL_NAMES)),
+    ("own_since", (NUM_PILES,), MAX_PILE, "[q]", "cards taken from pile q since the "
+     "observer's last search of it (since the start if never)", PILE_NAMES),
+    ("own_search", (NUM_SPECIAL_TYPES,), MAX_COPIES, "[t]", "the cards of type t in the pile "
+     "the observer is searching (all 0 unless it is asked its SPECIAL_PICK)", SPECIAL_NAMES),
+    ("own_bid", (_BID_KINDS + 1,), (1, 1, 1, 1, 1, MAX_BID), "[kind]", "the observer's "
+     "committed bid of this bidding round: pass or the good one-hot, then the count",
+     _BID_LABELS),
+    ("others_goods", (NUM_GOODS,), GOODS_PER_TYPE, "[g]", "goods of type g in the other "
+     "hands together: 18 - stack - own hand (0 under hide_stacks)", _GOODS),
 )
 
 
-def _table_counts(players: int) -> list[tuple[str, int, Any]]:
-    """``_TABLE_COUNTS`` with the figures' size for ``players`` seats."""
-    return [(name, players + 1 if size is None else size, bound)
-            for name, size, bound in _TABLE_COUNTS]
+def _figure_labels(players: int) -> tuple[str, ...]:
+    return (*(f"{m} merchant used" for m in MERCHANT_NAMES),
+            *(f"{h} helper used" for h in HELPER_NAMES[:players - 2]))
 
 
-def _scales(features, players: int) -> np.ndarray:
-    """The per-entry multipliers (1 / bound) of a list of (name, size, bound)."""
+def _table_counts(players: int) -> list[tuple[str, tuple[str, ...], object]]:
+    """``_TABLE_COUNTS`` for ``players`` seats (the figures' labels, the setup's bound)."""
     out = []
-    for name, size, bound in features:
+    for name, labels, bound in _TABLE_COUNTS:
+        if name == "fig_used":
+            labels = _figure_labels(players)
         if name == "setup":
             bound = (3 * players, 1)
-        out.append(np.broadcast_to(1.0 / np.asarray(bound, dtype=np.float64), (size,)))
+        out.append((name, labels, bound))
+    return out
+
+
+def _scales(features, size: int | None = None) -> np.ndarray:
+    """The per-entry float32 multipliers (1 / bound) of a list of (name, labels, bound)."""
+    out = [np.broadcast_to(1.0 / np.asarray(bound, dtype=np.float64), (len(labels),))
+           for _, labels, bound in features]
     return np.concatenate(out).astype(np.float32)
 
 
-def _bid_table() -> np.ndarray:
-    """(1 + A, 6) int16: per bid action (+1; row 0 = none) its one-hot pass / good and
-    count."""
-    table = np.zeros((1 + ACTIONS.size, _BID_KINDS + 1), dtype=np.int16)
-    table[1 + A.PASS_BID, 0] = 1
-    for offset in range(NUM_GOODS * MAX_BID):
-        table[1 + A.BID + offset, 1 + offset // MAX_BID] = 1
-        table[1 + A.BID + offset, _BID_KINDS] = offset % MAX_BID + 1
-    return table
+def _bound_text(bound: object) -> str:
+    bounds = np.broadcast_to(np.asarray(bound), (1,)) if np.ndim(bound) == 0 else bound
+    return ", ".join("flag" if b == 1 else f"/ {b}" for b in np.asarray(bounds).tolist())
 
 
-_BID_TABLE = _bid_table()
-# Stage of each decision (SPECIAL_PICK is Phase 1's unless it comes from an award).
-_STAGE_OF_PHASE = np.array([0, 1, 1, 1, 1, 2, 2, 2, 3, 4, 4, -1], dtype=np.intp)
-# Per market card (10 = none yet), each good's price code: prices 1..4 at 0..3, S at 4.
-_MARKET_CODE = np.full((NUM_MARKET_CARDS + 1, NUM_GOODS), -1, dtype=np.intp)
-_MARKET_CODE[:NUM_MARKET_CARDS] = np.where(MARKET_CARDS == 0, 4, MARKET_CARDS - 1)
+def _count_labels(features) -> tuple[str, ...]:
+    """Each entry's label with its scale, e.g. ``vis GREY (/ 9)``."""
+    labels = []
+    for _, names, bound in features:
+        bounds = np.broadcast_to(np.asarray(bound), (len(names),))
+        labels += [name if b == 1 else f"{name} (/ {b})" for name, b in zip(names, bounds,
+                                                                           strict=True)]
+    return tuple(labels)
+
+
+NOTATION = (
+    "`j` a seat, egocentric (0 the observer, then clockwise in turn order); `g` a good (" +
+    ", ".join(f"{i} {name}" for i, name in enumerate(_GOODS)) + "); a junk (" +
+    ", ".join(f"{i} {name}" for i, name in enumerate(JUNK_NAMES)) + "); `q` a pile (" +
+    ", ".join(f"{i} {name}" for i, name in enumerate(PILE_NAMES)) + "); `t` a special-card "
+    "type (`SPECIAL_NAMES` of `envs/junk/data.py`)")
+
+
+def observation_layout(num_players: int) -> DescribedLayout:
+    """The observation of ``num_players`` seats (the same pieces under every option): the
+    pieces in order."""
+    n = num_players
+    helpers = n - 2
+    table = _table_counts(n)
+    money = ("public; with `hide_money=True` the others' money is their last Y "
+             "announcement (exact once the game is over), the observer's own exact")
+    goods = ("public; with `hide_stacks=True` the stacks, flows and known goods are 0 (only "
+             "the stacks' emptiness is shown)")
+    round_labels = (*(f"round {k}" for k in range(1, NUM_ROUNDS + 1)),
+                    *(f"{HELPER_NAMES[h]} {label}" for h in range(helpers)
+                      for label in (*KIND_NAMES, "load size / 2")),
+                    "hide_money", "hide_stacks")
+    pieces = [
+        DescribedPiece(
+            "decision", (NUM_DECISION_KINDS + NUM_STAGES,), True, 1.0, index="[phase], then "
+            "[12 + stage]", meaning="the decision asked (`state.phase`, GAME_OVER once over), "
+            "then the stage it belongs to (an award's SPECIAL_PICK is Phase 4's; none once "
+            "over)", scale="one-hot, one-hot",
+            labels=(*(p.name for p in Phase), *STAGE_NAMES)),
+        DescribedPiece(
+            "round", (len(round_labels),), True, 1.0, index="[round - 1], then [10 + 4 h + "
+            "kind], then the options", meaning="the round (all 0 in the setup); each helper's "
+            "space this round: its kind and, for a LOAD, its size; the options hide_money "
+            "and hide_stacks", scale="one-hot, one-hot and size / 2, flags",
+            labels=round_labels),
+        DescribedPiece(
+            "table_counts", (sum(len(labels) for _, labels, _ in table),), True, 1.0,
+            index="[i]", meaning="the decision's context, the holds (h the top layer, e its "
+            "empty slots), the figures used, stacks, market cards, piles, EXTRA cards "
+            "played, the last reveal: one entry each, named below with its bound",
+            scale="count / bound (named), flags", privacy=goods, labels=_count_labels(table)),
+        *[DescribedPiece(name, shape, True, 1.0, index=index, meaning=meaning,
+                         scale="one-hot", labels=labels)
+          for name, shape, index, meaning, labels in _TABLE_ONE_HOT],
+        DescribedPiece(
+            "seats", (n, SEAT_SIZE), True, 1.0, index="[j, f]", meaning="seat j's public "
+            "features f (named below with their bounds): `vis` its visible crates and the "
+            "strips of the top three layers of each junk, its flow the net goods it took "
+            "from (or gave to) the stacks since the deal, its known goods flow - lowest flow",
+            scale="count / bound (named), flags; flows in [-8/18, 1]",
+            privacy=f"money: {money}; goods: {goods}", labels=_count_labels(_SEAT_FEATURES)),
+        *[DescribedPiece(name, shape, False, 1.0, index=index, meaning=meaning,
+                         scale=_bound_text(bound), privacy="private: the observer's own",
+                         labels=labels)
+          for name, shape, bound, index, meaning, labels in _OWN_FEATURES],
+    ]
+    layout = DescribedLayout(pieces, _guide(n, 291 + 58 * n))
+    assert layout.size == 291 + 58 * n, layout.size
+    return layout
+
+
+def _guide(num_players: int, size: int) -> str:
+    """How to read one observation (Markdown with a snippet that runs as it stands)."""
+    return f"""\
+Every piece is a slice of the flat vector, `obs[layout.offsets[name]]`, reshaped to the
+piece's shape; its indices: {NOTATION}. To seat `s` observing, absolute seat `a` is
+`j = (a - s) % N` (N the number of players). A feature the observer may not see is 0.
+```python
+import envs
+game = envs.make_game("junk", num_players={num_players})
+state = game.init(batch_size=1, seed=0)
+layout = game.observation_layout
+obs = game.observe(state, 0)[0]            # ({size},) float32, row 0, seen by seat 0
+seats = obs[layout.offsets["seats"]].reshape(layout.pieces["seats"].shape)
+labels = layout.pieces["seats"].labels
+money_of_next = seats[1, labels.index("money")] * 212   # the seat after the observer
+```"""
 
 
 class Observer:
-    """Encodes the observation of every seat for one player count and options."""
+    """The columns of the observation of one player count (for tests and tools; the
+    encoder is ``observe_row``)."""
 
-    def __init__(self, num_players: int, options: dict[str, Any]):
-        n = self.num_players = num_players
-        self.hide_money = options["hide_money"]
-        self.hide_stacks = options["hide_stacks"]
-        helpers = n - 2
-        self.seat_size = sum(size for _, size, _ in _SEAT_FEATURES)  # 53
-        self.table_counts = _table_counts(n)
-        counts = sum(size for _, size, _ in self.table_counts)
-        pieces = [
-            Piece("decision", (NUM_DECISION_KINDS + NUM_STAGES,), True, 1.0),  # kind, stage
-            # round one-hot, helper spaces, the options hide_money and hide_stacks
-            Piece("round", (NUM_ROUNDS + 4 * helpers + 2,), True, 1.0),
-            Piece("table_counts", (counts,), True, 1.0),
-            *[Piece(name, shape, True, 1.0) for name, shape in _TABLE_ONE_HOT],
-            Piece("seats", (n, self.seat_size), True, 1.0),
-            *[Piece(name, (size,), False, 1.0) for name, size, _ in _OWN_FEATURES],
-        ]
-        self.layout = ObservationLayout(pieces)
-        assert self.layout.size == 291 + 58 * n, self.layout.size
-        off = self.layout.offsets
-        self._counts = off["table_counts"]
-        self._count_scale = _scales(self.table_counts, n)
-        self._seats = off["seats"]
-        self._seat_scale = _scales(_SEAT_FEATURES, n)
-        self._own = slice(off["own_hand"].start, off["others_goods"].stop)
-        self._own_scale = _scales(_OWN_FEATURES, n)
-        # Decision and round tables.
-        self._decision = np.zeros((2 * NUM_DECISION_KINDS, NUM_DECISION_KINDS + NUM_STAGES),
-                                  dtype=np.float32)
-        for phase in range(NUM_DECISION_KINDS):
-            for award in (0, 1):
-                row = self._decision[2 * phase + award]
-                row[phase] = 1.0
-                stage = _STAGE_OF_PHASE[phase] + 3 * (award and phase == PHASE.SPECIAL_PICK)
-                if stage >= 0:
-                    row[NUM_DECISION_KINDS + stage] = 1.0
-        self._round = np.zeros((NUM_ROUNDS + 1, NUM_ROUNDS + 4 * helpers + 2), dtype=np.float32)
-        self._round[:, -2:] = options["hide_money"], options["hide_stacks"]
-        for r in range(1, NUM_ROUNDS + 1):
-            self._round[r, r - 1] = 1.0
-            for helper in range(helpers):
-                kind, size = HELPER_TRACK[helper, r - 1]
-                self._round[r, NUM_ROUNDS + 4 * helper + kind] = 1.0
-                self._round[r, NUM_ROUNDS + 4 * helper + 3] = size / 2 if kind == K_LOAD else 0
-        # One-hot columns: base of each of the 14 entries of the scatter (and "none").
-        base = [off["bid_round"].start - 1, off["pick_pile"].start]
-        base += [off["merchant_junk"].start + NUM_JUNKS * k for k in range(NUM_MERCHANTS)]
-        base += [off["merchant_on"].start] * NUM_MERCHANTS
-        base += [off["market"].start + 5 * g for g in range(NUM_GOODS)]
-        base += [off["lr_bid_round"].start - 1, off["lr_pile"].start]
-        self._hot_base = np.array(base, dtype=np.intp)
-        self._one_hot = slice(off["bid_round"].start, off["lr_pile"].stop)
-        # (N, N) absolute seat of each relative one, per observer.
-        self._rotation = (np.arange(n)[:, None] + np.arange(n)[None, :]) % n
-        # (11, N) per round (0 = setup): the start player's seat one-hot.
-        self._start_hot = np.eye(n, dtype=bool)[np.maximum(np.arange(NUM_ROUNDS + 1) - 1, 0) % n]
-        self._money_column = self._seats.start + self._seat_offset("money")
+    def __init__(self, num_players: int):
+        self.num_players = num_players
+        self.layout = observation_layout(num_players)
+        self.seat_size = SEAT_SIZE
+        self.table_counts = _table_counts(num_players)
         low, high = self.layout.bounds()
-        flow = self._seat_offset("flow")
-        for seat in range(n):
-            start = self._seats.start + seat * self.seat_size + flow
+        for seat in range(num_players):
+            start = self.seat_column(seat, "flow")
             low[start:start + NUM_GOODS] = -1.0
         self.bounds = (low, high)
 
     def table_column(self, name: str) -> int:
         """Observation column of the first entry of count ``name`` of the table section."""
-        column = self._counts.start
-        for feature, size, _ in self.table_counts:
+        column = self.layout.offsets["table_counts"].start
+        for feature, labels, _ in self.table_counts:
             if feature == name:
                 return column
-            column += size
+            column += len(labels)
         raise KeyError(name)
 
     def seat_column(self, relative: int, name: str) -> int:
         """Observation column of the first entry of seat feature ``name`` of the seat
         ``relative`` places after the observer."""
-        return self._seats.start + relative * self.seat_size + self._seat_offset(name)
-
-    @staticmethod
-    def _seat_offset(name: str) -> int:
-        column = 0
-        for feature, size, _ in _SEAT_FEATURES:
+        column = self.layout.offsets["seats"].start + relative * SEAT_SIZE
+        for feature, labels, _ in _SEAT_FEATURES:
             if feature == name:
                 return column
-            column += size
+            column += len(labels)
         raise KeyError(name)
 
-    # ---------------------------------------------------------------- encoding
-    def observe(self, state: JunkState, player: int | np.ndarray) -> np.ndarray:
-        """(B, 291 + 58 N) float32: what seat ``player`` (int or (B,)) may know."""
-        num = state.batch_size
-        obs = np.empty((num, self.layout.size), dtype=np.float32)
-        obs[:, self._one_hot] = 0.0  # every other entry is written below
-        off = self.layout.offsets
-        rnd = state.round.astype(np.intp)
-        obs[:, off["decision"]] = self._decision[2 * state.phase.astype(np.intp)
-                                                 + state.pick_award]
-        obs[:, off["round"]] = self._round[rnd]
-        self._table_counts(state, obs)
-        self._table_one_hot(state, rnd, obs)
-        self._seat_blocks(state, player, obs)
-        self._own_features(state, player, obs)
-        return obs
 
-    def _table_counts(self, state: JunkState, obs: np.ndarray) -> None:
-        lr_round = state.lr_round
-        stack = state.stack
-        parts = [
-            state.main_done[:, None], state.grey_from_extra[:, None], state.goods_left[:, None],
-            state.returned[:, None], state.takes_left[:, None], state.second_exchange[:, None],
-            state.event_chosen, state.pick_award[:, None], state.setup_left[:, None],
-            state.merchants_hidden[:, None], state.announce_round[:, None],
-            state.height + 1, state.open_slots, state.fig_used[:, : self.num_players + 1],
-            np.zeros_like(stack) if self.hide_stacks else stack, stack == 0, state.sold,
-            state.unrevealed, state.pile_size, state.discarded[:, 3:11],
-            (lr_round > 0)[:, None], ((lr_round == state.round) & (lr_round > 0))[:, None],
-            state.lr_sold, state.lr_yuan[:, None],
-        ]
-        np.multiply(np.concatenate(parts, axis=1, dtype=np.int16), self._count_scale,
-                    out=obs[:, self._counts])
-
-    def _table_one_hot(self, state: JunkState, rnd: np.ndarray, obs: np.ndarray) -> None:
-        num = state.batch_size
-        started = np.where(rnd >= 1, state.market_order[np.arange(num), np.maximum(rnd - 1, 0)],
-                           NUM_MARKET_CARDS)
-        junks = state.merchant_junk
-        values = np.concatenate([
-            state.bid_round[:, None], state.pick_pile[:, None],
-            np.where(state.merchants_hidden[:, None], -1, junks), junks,
-            _MARKET_CODE[started], state.lr_bid_round[:, None], state.lr_pile[:, None],
-        ], axis=1, dtype=np.intp)
-        # bid_round and lr_bid_round count from 1 (0 = none); their bases are shifted by 1.
-        none = (values < 0) | (values == 0) & _ZERO_IS_NONE
-        columns = np.where(none, self.layout.size, self._hot_base + values)
-        flat = obs.reshape(-1)
-        rows = np.arange(num)[:, None] * self.layout.size
-        keep = ~none
-        flat[(rows + columns)[keep]] = 1.0
-
-    def _seat_blocks(self, state: JunkState, player: int | np.ndarray, obs: np.ndarray) -> None:
-        num, n = state.batch_size, self.num_players
-        seats = np.arange(n)
-        vis = state.vis
-        hidden_goods = self.hide_stacks
-        money = state.money
-        if self.hide_money:
-            money = np.where(state.done[:, None], state.money, state.announced)
-        zeros4 = np.zeros((num, n, NUM_GOODS), dtype=np.int8) if hidden_goods else None
-        parts = [
-            (state.current_player[:, None] == seats)[:, :, None],
-            self._start_hot[state.round][:, :, None],
-            vis.transpose(0, 2, 1),
-            state.layers.transpose(0, 3, 1, 2).reshape(num, n, 3 * NUM_JUNKS),
-            money[:, :, None],
-            state.hand_size[:, :, None],
-            state.strips[:, :, None],
-            (SUPPLY_CARDS + state.always[:, :, SUPPLY_PLUS])[:, :, None],
-            state.always,
-            state.hidden[:, :, None],
-            state.taken,
-            state.extra_used[:, :, None],
-            zeros4 if hidden_goods else state.flow - state.flow_min,
-            state.committed[:, :, None],
-            state.presence[:, :, None],
-            zeros4 if hidden_goods else state.flow,
-            _BID_TABLE[state.lr_bid.astype(np.intp) + 1],
-            state.lr_payout[:, :, None],
-            (state.lr_taker[:, None] == seats)[:, :, None],
-        ]
-        blocks = np.concatenate(parts, axis=2, dtype=np.int16)
-        view = obs[:, self._seats].reshape(num, n, self.seat_size)
-        if np.ndim(player) == 0:
-            rotated = np.take(blocks, self._rotation[int(player)], axis=1)
-            own_money = state.money[:, int(player)]
-        else:
-            seat = np.asarray(player, dtype=np.intp)
-            rotated = blocks[np.arange(num)[:, None], self._rotation[seat]]
-            own_money = state.money[np.arange(num), seat]
-        np.multiply(rotated, self._seat_scale, out=view)
-        if self.hide_money:  # the observer's own money is always exact
-            obs[:, self._money_column] = own_money * (1.0 / MAX_MONEY)
-
-    def _own_features(self, state: JunkState, player: int | np.ndarray, obs: np.ndarray) -> None:
-        num = state.batch_size
-        if np.ndim(player) == 0:
-            seat = int(player)
-
-            def mine(values: np.ndarray) -> np.ndarray:
-                return values[:, seat]
-        else:
-            seat = np.asarray(player, dtype=np.intp)
-            rows = np.arange(num)
-
-            def mine(values: np.ndarray) -> np.ndarray:
-                return values[rows, seat]
-        hand = mine(state.hand)
-        cards = mine(state.held).astype(np.int16)
-        cards[:, :NUM_ALWAYS] += mine(state.always)
-        searched = mine(state.searched) > 0
-        seen = mine(state.seen)
-        since = np.where(searched, last_axis_sums(seen), PILE_SIZES) - state.pile_size
-        picking = state.phase == PHASE.SPECIAL_PICK
-        if picking.any():  # the pile being searched, shown to its searcher only
-            searching = picking & (state.current_player == seat)
-            search = np.where(searching[:, None],
-                              state.pile_cards[np.arange(num), state.pick_pile], 0)
-        else:
-            search = np.zeros((num, NUM_SPECIAL_TYPES), dtype=np.int8)
-        others = (np.zeros_like(hand) if self.hide_stacks
-                  else GOODS_PER_TYPE - state.stack - hand)
-        parts = [hand, cards, searched, seen.reshape(num, -1), since, search,
-                 _BID_TABLE[mine(state.pending).astype(np.intp) + 1], others]
-        np.multiply(np.concatenate(parts, axis=1, dtype=np.int16), self._own_scale,
-                    out=obs[:, self._own])
+# ---------------------------------------------------------------- the kernels' constants
+_MAX_SIZE = 291 + 58 * 4
+_LAYOUTS = {n: observation_layout(n) for n in PLAYER_COUNTS}
 
 
-# Entries of the one-hot scatter whose value 0 means "none" (bidding rounds count from 1).
-_ZERO_IS_NONE = np.zeros(2 + 2 * NUM_MERCHANTS + NUM_GOODS + 2, dtype=bool)
-_ZERO_IS_NONE[[0, 2 * NUM_MERCHANTS + NUM_GOODS + 2]] = True
-assert _ZERO_IS_NONE.size == 14 and MAX_PRICE == 4
+def _by_player_count(value) -> np.ndarray:
+    """(5,) int64: ``value`` of the layout of each player count, at its index."""
+    values = np.full(5, -1, dtype=np.int64)
+    for n, layout in _LAYOUTS.items():
+        values[n] = value(layout)
+    return values
+
+
+def _scale_table() -> np.ndarray:
+    """(5, 523) float32 per player count the multiplier of every count column (1 for the
+    one-hot ones)."""
+    table = np.ones((5, _MAX_SIZE), dtype=np.float32)
+    for n, layout in _LAYOUTS.items():
+        off = layout.offsets
+        table[n, off["table_counts"]] = _scales(_table_counts(n))
+        table[n, off["seats"]] = np.tile(_scales(_SEAT_FEATURES), n)
+        own = [(name, labels, bound) for name, _, bound, _, _, labels in _OWN_FEATURES]
+        table[n, off["own_hand"].start:off["others_goods"].stop] = _scales(own)
+    return table
+
+
+def _round_table() -> np.ndarray:
+    """(5, 11, 20) float32 per player count and round (0 = setup) the round piece without
+    the options: the round one-hot, each helper's space (kind one-hot, LOAD size / 2)."""
+    table = np.zeros((5, NUM_ROUNDS + 1, NUM_ROUNDS + 8 + 2), dtype=np.float32)
+    for n in PLAYER_COUNTS:
+        for rnd in range(1, NUM_ROUNDS + 1):
+            table[n, rnd, rnd - 1] = 1.0
+            for helper in range(n - 2):
+                kind, size = HELPER_TRACK[helper, rnd - 1]
+                table[n, rnd, NUM_ROUNDS + 4 * helper + kind] = 1.0
+                table[n, rnd, NUM_ROUNDS + 4 * helper + 3] = size / 2 if kind == K_LOAD else 0
+    return table
+
+
+SCALE = _scale_table()
+ROUND_TABLE = _round_table()
+_DECISION, _ROUND, _COUNTS = (_by_player_count(lambda lay, k=k: lay.offsets[k].start)
+                              for k in ("decision", "round", "table_counts"))
+_ROUND_SIZE = _by_player_count(lambda lay: lay.pieces["round"].shape[0])
+_BID_ROUND, _PICK_PILE, _MERCHANT_JUNK, _MERCHANT_ON, _MARKET, _LR_BID_ROUND, _LR_PILE = (
+    _by_player_count(lambda lay, k=k: lay.offsets[k].start)
+    for k in ("bid_round", "pick_pile", "merchant_junk", "merchant_on", "market",
+              "lr_bid_round", "lr_pile"))
+_SEATS, _OWN = (_by_player_count(lambda lay, k=k: lay.offsets[k].start)
+                for k in ("seats", "own_hand"))
+_MONEY_IN_SEAT = 2 + NUM_JUNKS + 3 * NUM_JUNKS  # the money's index in a seat's block
+# Stage of each decision (SPECIAL_PICK is Phase 1's unless it comes from an award).
+STAGE_OF_PHASE = np.array([0, 1, 1, 1, 1, 2, 2, 2, 3, 4, 4, -1], dtype=np.int64)
+# Per market card (10 = none yet), each good's price code: prices 1..4 at 0..3, S at 4.
+MARKET_CODE = np.full((NUM_MARKET_CARDS + 1, NUM_GOODS), -1, dtype=np.int64)
+MARKET_CODE[:NUM_MARKET_CARDS] = np.where(MARKET_CARDS == 0, 4, MARKET_CARDS - 1)
+
+
+# ---------------------------------------------------------------- the encoder
+@njit
+def _put(out, scale, column, value):
+    """Write count ``value`` scaled into ``out[column]``; the next column."""
+    out[column] = np.float32(np.int64(value)) * scale[column]
+    return column + 1
+
+
+@njit
+def _bid(out, scale, column, bid):
+    """A bid action (-1 none): one-hot pass / good, then the count; the next column."""
+    if bid == A_PASS_BID:
+        out[column] = 1.0
+    elif bid >= A_BID:
+        out[column + 1 + (bid - A_BID) // MAX_BID] = 1.0
+        out[column + _BID_KINDS] = np.float32((bid - A_BID) % MAX_BID + 1) * scale[
+            column + _BID_KINDS]
+    return column + _BID_KINDS + 1
+
+
+@njit
+def _table(s, r, out, scale, players):
+    """The table's counts, from the decision's context to the last reveal."""
+    c = _COUNTS[players]
+    hide_stacks = s.params[P_HIDE_STACKS] != 0
+    c = _put(out, scale, c, s.main_done[r])
+    c = _put(out, scale, c, s.grey_from_extra[r])
+    c = _put(out, scale, c, s.goods_left[r])
+    c = _put(out, scale, c, s.returned[r])
+    c = _put(out, scale, c, s.takes_left[r])
+    c = _put(out, scale, c, s.second_exchange[r])
+    for q in range(NUM_PILES):
+        c = _put(out, scale, c, s.event_chosen[r, q])
+    c = _put(out, scale, c, s.pick_award[r])
+    c = _put(out, scale, c, s.setup_left[r])
+    c = _put(out, scale, c, s.merchants_hidden[r])
+    c = _put(out, scale, c, s.announce_round[r])
+    for j in range(NUM_JUNKS):
+        c = _put(out, scale, c, s.height[r, j] + 1)
+    for j in range(NUM_JUNKS):
+        c = _put(out, scale, c, s.open_slots[r, j])
+    for f in range(players + 1):
+        c = _put(out, scale, c, s.fig_used[r, f])
+    stack, unrevealed, discarded = s.stack[r], s.unrevealed[r], s.discarded[r]
+    for g in range(NUM_GOODS):
+        c = _put(out, scale, c, 0 if hide_stacks else stack[g])
+    for g in range(NUM_GOODS):
+        c = _put(out, scale, c, stack[g] == 0)
+    for g in range(NUM_GOODS):
+        c = _put(out, scale, c, s.sold[r, g])
+    for k in range(NUM_MARKET_CARDS):
+        c = _put(out, scale, c, unrevealed[k])
+    for q in range(NUM_PILES):
+        c = _put(out, scale, c, s.pile_size[r, q])
+    for t in range(3, 11):
+        c = _put(out, scale, c, discarded[t])
+    lr_round = s.lr_round[r]
+    c = _put(out, scale, c, lr_round > 0)
+    c = _put(out, scale, c, lr_round == s.round[r] and lr_round > 0)
+    for g in range(NUM_GOODS):
+        c = _put(out, scale, c, s.lr_sold[r, g])
+    _put(out, scale, c, s.lr_yuan[r])
+
+
+@njit
+def _one_hots(s, r, out, players):
+    rnd = s.round[r]
+    if s.bid_round[r] > 0:
+        out[_BID_ROUND[players] + s.bid_round[r] - 1] = 1.0
+    if s.pick_pile[r] >= 0:
+        out[_PICK_PILE[players] + s.pick_pile[r]] = 1.0
+    for m in range(NUM_MERCHANTS):
+        junk = s.merchant_junk[r, m]
+        if not s.merchants_hidden[r]:
+            out[_MERCHANT_JUNK[players] + NUM_JUNKS * m + junk] = 1.0
+        out[_MERCHANT_ON[players] + junk] = 1.0
+    card = s.market_order[r, rnd - 1] if rnd >= 1 else NUM_MARKET_CARDS
+    for g in range(NUM_GOODS):
+        if MARKET_CODE[card, g] >= 0:
+            out[_MARKET[players] + 5 * g + MARKET_CODE[card, g]] = 1.0
+    if s.lr_bid_round[r] > 0:
+        out[_LR_BID_ROUND[players] + s.lr_bid_round[r] - 1] = 1.0
+    if s.lr_pile[r] >= 0:
+        out[_LR_PILE[players] + s.lr_pile[r]] = 1.0
+
+
+@njit
+def _seat_block(s, r, out, scale, players, p, c):
+    """Seat ``p``'s 53 public features from column ``c`` (the arrays read in loops are
+    locals: reading one out of ``s`` costs more than the feature)."""
+    hide_stacks = s.params[P_HIDE_STACKS] != 0
+    vis, layers, flow, flow_min = s.vis[r], s.layers[r], s.flow[r, p], s.flow_min[r, p]
+    money = s.money[r, p]
+    if s.params[P_HIDE_MONEY] and not (s.terminated[r] or s.truncated[r]):
+        money = s.announced[r, p]
+    c = _put(out, scale, c, s.current_player[r] == p)
+    c = _put(out, scale, c, max(s.round[r] - 1, 0) % players == p)
+    for j in range(NUM_JUNKS):
+        c = _put(out, scale, c, vis[j, p])
+    for j in range(NUM_JUNKS):
+        for k in range(3):
+            c = _put(out, scale, c, layers[j, k, p])
+    c = _put(out, scale, c, money)
+    c = _put(out, scale, c, s.hand_size[r, p])
+    c = _put(out, scale, c, s.strips[r, p])
+    c = _put(out, scale, c, SUPPLY_CARDS + s.always[r, p, SUPPLY_PLUS])
+    for t in range(NUM_ALWAYS):
+        c = _put(out, scale, c, s.always[r, p, t])
+    c = _put(out, scale, c, s.hidden[r, p])
+    for q in range(NUM_PILES):
+        c = _put(out, scale, c, s.taken[r, p, q])
+    c = _put(out, scale, c, s.extra_used[r, p])
+    for g in range(NUM_GOODS):
+        c = _put(out, scale, c, 0 if hide_stacks else flow[g] - flow_min[g])
+    c = _put(out, scale, c, s.committed[r, p])
+    c = _put(out, scale, c, s.presence[r, p])
+    for g in range(NUM_GOODS):
+        c = _put(out, scale, c, 0 if hide_stacks else flow[g])
+    c = _bid(out, scale, c, s.lr_bid[r, p])
+    c = _put(out, scale, c, s.lr_payout[r, p])
+    _put(out, scale, c, s.lr_taker[r] == p)
+
+
+@njit
+def _own(s, r, out, scale, players, seat):
+    """The observer's private features (the arrays read in loops are locals)."""
+    c = _OWN[players]
+    hand, held, always = s.hand[r, seat], s.held[r, seat], s.always[r, seat]
+    searched, seen = s.searched[r, seat], s.seen[r, seat]
+    for g in range(NUM_GOODS):
+        c = _put(out, scale, c, hand[g])
+    for t in range(NUM_SPECIAL_TYPES):
+        face_up = always[t] if t < NUM_ALWAYS else 0
+        c = _put(out, scale, c, held[t] + face_up)
+    for q in range(NUM_PILES):
+        c = _put(out, scale, c, searched[q] > 0)
+    for q in range(NUM_PILES):
+        for t in range(NUM_SPECIAL_TYPES):
+            c = _put(out, scale, c, seen[q, t])
+    for q in range(NUM_PILES):
+        left = PILE_SIZES[q]
+        if searched[q] > 0:
+            left = 0
+            for t in range(NUM_SPECIAL_TYPES):
+                left += seen[q, t]
+        c = _put(out, scale, c, left - s.pile_size[r, q])
+    if s.phase[r] == Phase.SPECIAL_PICK and s.current_player[r] == seat:
+        pile = s.pile_cards[r, s.pick_pile[r]]
+        for t in range(NUM_SPECIAL_TYPES):
+            _put(out, scale, c + t, pile[t])
+    c = _bid(out, scale, c + NUM_SPECIAL_TYPES, s.pending[r, seat])
+    if s.params[P_HIDE_STACKS] == 0:
+        stack = s.stack[r]
+        for g in range(NUM_GOODS):
+            _put(out, scale, c + g, GOODS_PER_TYPE - stack[g] - hand[g])
+
+
+@njit
+def observe_row(s, r, seat, out):
+    """Row ``r`` as ``seat`` may know it into ``out`` (291 + 58 N,) float32, zeroed (the
+    driver's ``observe_row``)."""
+    players = s.hand.shape[1]
+    scale = SCALE[players]
+    phase = s.phase[r]
+    out[_DECISION[players] + phase] = 1.0
+    stage = STAGE_OF_PHASE[phase]
+    if s.pick_award[r] and phase == Phase.SPECIAL_PICK:
+        stage += 3
+    if stage >= 0:
+        out[_DECISION[players] + NUM_DECISION_KINDS + stage] = 1.0
+    size = _ROUND_SIZE[players]
+    for k in range(size - 2):
+        out[_ROUND[players] + k] = ROUND_TABLE[players, s.round[r], k]
+    out[_ROUND[players] + size - 2] = s.params[P_HIDE_MONEY]
+    out[_ROUND[players] + size - 1] = s.params[P_HIDE_STACKS]
+    _table(s, r, out, scale, players)
+    _one_hots(s, r, out, players)
+    for rel in range(players):
+        _seat_block(s, r, out, scale, players, (seat + rel) % players,
+                    _SEATS[players] + rel * SEAT_SIZE)
+    if s.params[P_HIDE_MONEY]:  # the observer's own money is always exact
+        out[_SEATS[players] + _MONEY_IN_SEAT] = np.float32(s.money[r, seat] * (1.0 / MAX_MONEY))
+    _own(s, r, out, scale, players, seat)

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from envs.core.draw import INK, Canvas, contrast, seat_title
-from envs.junk import hold, scoring
+from envs.core.names import seat_name
 from envs.junk.data import (
     EVENT_S,
     EVENT_Y,
@@ -46,7 +46,8 @@ from envs.junk.data import (
     SUPPLY_CARDS,
     SUPPLY_PLUS,
 )
-from envs.junk.render import card_list, last_reveal_text, seat_name, seat_texts, status_text
+from envs.junk.render import card_list, last_reveal_text, seat_texts, status_text
+from envs.junk.rules import hold
 from envs.junk.state import PHASE, JunkState
 
 if TYPE_CHECKING:
@@ -265,7 +266,7 @@ def _seats(canvas: Canvas, game: JunkGame, state: JunkState, i: int, seat: int |
            top: int) -> None:
     n = game.num_players
     width = (WIDTH - 2 * MARGIN) // n
-    score = scoring.scores(state.take(i))[0]
+    score = game.scores(state.take(i))[0]
     for s in range(n):
         x = MARGIN + s * width
         own = seat is None or s == seat

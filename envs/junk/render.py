@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from envs.junk import scoring
+from envs.core.names import seat_name
 from envs.junk.data import (
     EVENT_S,
     EVENT_Y,
@@ -47,11 +47,6 @@ LEGEND = ("  legend: Lk:abc = layer k of a hold, its 3 slots from slot 0 (digit 
           "event S = a special card for each seat, Y = money announced, - = none | LOAD(n) = "
           "load n strips | market card n = card n of the rules' table | strips = strips left to "
           "load, supply = goods taken in Phase 3 | xN = N copies of a card")
-
-
-def seat_name(seat: int) -> str:
-    """The seat's name, as the AEC env's agents are named."""
-    return f"player_{seat}"
 
 
 def goods_text(counts: np.ndarray) -> str:
@@ -196,7 +191,7 @@ def render(game: JunkGame, state: JunkState, index: int = 0, seat: int | None = 
         q = int(state.pick_pile[i])
         lines.append(f"  searching {PILE_NAMES[q]}: {card_list(state.pile_cards[i, q])}")
     # seats
-    score = scoring.scores(state.take(i))[0]
+    score = game.scores(state.take(i))[0]
     for s in range(n):
         text = seat_texts(game, state, i, s, full or s == seat)
         supply = SUPPLY_CARDS + int(state.always[i, s, SUPPLY_PLUS])

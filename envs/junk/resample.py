@@ -39,8 +39,6 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from envs.core.rng import choice, make_rng, random_bits
-from envs.junk import cards
-from envs.junk.auction import bid_mask
 from envs.junk.data import (
     HAND_START,
     NUM_GOODS,
@@ -50,6 +48,7 @@ from envs.junk.data import (
     NUM_SPECIAL_TYPES,
     dealt_per_type,
 )
+from envs.junk.rules import cards, queries
 from envs.junk.state import LOC_HIDDEN, A, JunkState
 
 if TYPE_CHECKING:
@@ -73,7 +72,7 @@ def resample_hidden(game: JunkGame, state: JunkState, player: int, seed: int) ->
 
     others = np.array([s for s in range(game.num_players) if s != player], dtype=np.intp)
     _redeal_goods(game, out, player, others, draws(0, TRIES), draws(1))
-    _redraw_bids(out, others, draws(2))
+    _redraw_bids(game, out, others, draws(2))
     _permute_cards(out, player, others, draws(3))
     _shuffle_market(out, draws(4))
     _permute_merchants(out, draws(5))
@@ -82,7 +81,7 @@ def resample_hidden(game: JunkGame, state: JunkState, player: int, seed: int) ->
         kept = state.take(over)
         kept.rng = out.rng[over]
         out.put(over, kept)
-    game.invalidate(out)
+    game.refresh(out)
     return out
 
 
@@ -123,12 +122,14 @@ def _redeal_goods(game: JunkGame, state: JunkState, player: int, others: np.ndar
     state.hand[:, others] = (new + state.flow[:, others]).astype(np.int8)
 
 
-def _redraw_bids(state: JunkState, others: np.ndarray, rng: np.ndarray) -> None:
-    """A committed bid of another seat: uniform over its new hand's legal bids."""
+def _redraw_bids(game: JunkGame, state: JunkState, others: np.ndarray,
+                 rng: np.ndarray) -> None:
+    """A committed bid of another seat: uniform over its new hand's legal bids (the BID
+    decision's legal function)."""
     for seat in others.tolist():
         rows = np.flatnonzero(state.committed[:, seat])
         if rows.size:
-            mask = bid_mask(state.hand[rows, seat], state.sold[rows])
+            mask = queries.bid_masks(game, state, rows, np.full(rows.size, seat))
             state.pending[rows, seat] = choice(rng, rows, mask)
 
 

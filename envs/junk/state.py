@@ -1,7 +1,7 @@
 """Dschunke's decisions, action layout and batched state.
 
-They live apart from ``game.py`` so that the helper modules (hold, auction, observation,
-render, resample, invariants) can import them without an import cycle.
+They live apart from ``game.py`` so that the rules (``rules/``) and the other modules
+(observation, render, resample, invariants) can import them without an import cycle.
 """
 
 from __future__ import annotations
@@ -12,8 +12,9 @@ from types import SimpleNamespace
 
 import numpy as np
 
+from envs.core.compiled import CompiledState, kernel_view
 from envs.core.layout import ActionLayout
-from envs.core.state import BatchState
+from envs.core.names import plain
 from envs.junk.data import (
     GOODS_NAMES,
     GOODS_PER_TYPE,
@@ -47,12 +48,8 @@ class Phase(IntEnum):
     GAME_OVER = 11  # nothing to decide
 
 
-def _plain(enum: type[IntEnum]) -> SimpleNamespace:
-    return SimpleNamespace(**{member.name: int(member) for member in enum})
-
-
-# Plain ints for the hot code: NumPy takes a slow path for an IntEnum member.
-PHASE = _plain(Phase)
+# Plain ints for NumPy code outside the kernels: NumPy takes a slow path for an IntEnum member.
+PHASE = plain(Phase)
 NUM_DECISION_KINDS = len(Phase)  # the 11 decisions and "game over"
 
 _MOVE_PAIRS = [(src, dst) for src in range(NUM_JUNKS) for dst in range(NUM_JUNKS) if dst != src]
@@ -83,10 +80,15 @@ ACTIONS = ActionLayout(
 assert ACTIONS.size == 161
 # MOVE_STRIP[src][dst] = 28 + 4 src + (dst if dst < src else dst - 1): source and target of
 # each of the 20 actions of the block.
-MOVE_SRC = np.array([src for src, _ in _MOVE_PAIRS], dtype=np.intp)
-MOVE_DST = np.array([dst for _, dst in _MOVE_PAIRS], dtype=np.intp)
-# Plain ints of the block starts, for the hot code.
+MOVE_SRC = np.array([src for src, _ in _MOVE_PAIRS], dtype=np.int64)
+MOVE_DST = np.array([dst for _, dst in _MOVE_PAIRS], dtype=np.int64)
+# Plain ints of the block starts (NumPy code and, as globals, the kernels).
 A = SimpleNamespace(**{name: r.start for name, r in ACTIONS.ranges.items()})
+# The same as module constants, for the kernels (numba reads plain ints, not a namespace).
+(A_MAIN_MERCHANT, A_MAIN_HELPER, A_LOAD_ONE, A_GOODS_ANY, A_MONEY_AT, A_MOVE_STRIP, A_GOODS,
+ A_RETURN, A_PILE, A_SPECIAL, A_PASS_BID, A_BID, A_DONE, A_TAKE_3_YUAN, A_SETUP_JUNK) = (
+    r.start for r in ACTIONS.ranges.values())
+NUM_ACTIONS = ACTIONS.size
 
 
 def action_name(action: int) -> str:
@@ -95,7 +97,7 @@ def action_name(action: int) -> str:
 
 
 @dataclasses.dataclass
-class JunkState(BatchState):
+class JunkState(CompiledState):
     """A batch of Dschunke games; every array has the batch axis B first.
 
     Seats are absolute (0 = the start player of round 1), junks in ring order (``data.py``),
@@ -182,6 +184,11 @@ class JunkState(BatchState):
     picks_left: np.ndarray  # (B,) int8 supply picks left for the seat, 0..8
     setup_left: np.ndarray  # (B,) int8 variable-setup placements left, 0..3P
 
+
+View = kernel_view(JunkState)  # the compiled kernels' view of a state (``s``)
+
+# Where each option sits in ``JunkGame.params`` (``s.params`` in the kernels), and the cap.
+P_VARIABLE, P_HIDE_MONEY, P_HIDE_STACKS, P_MAX_DECISIONS = range(4)
 
 # ---------------------------------------------------------------- card locations
 LOC_HIDDEN = NUM_PILES  # 4 + s: face down with seat s

@@ -3,7 +3,7 @@
 A position starts from the fixed setup of round 1 (seat 0 asked its P2_MAIN) and is then
 rigged: the round (which moves the merchants to their §2.5 junks), the market card, hands
 (the stacks follow, so every good still counts 18), holds, special cards, money, and the
-decision asked. Every helper keeps the §10 invariants and ends by invalidating the cached
+decision asked. Every helper keeps the §10 invariants and ends by recomputing the legal
 mask; every action played goes through ``embedding.Embedded``: alone and as one row of a
 batch of other games.
 """
@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 from embedding import Embedded
 
-from envs.junk import JunkGame, hold
+from envs.junk import JunkGame
 from envs.junk.data import (
     GOODS_NAMES,
     GOODS_PER_TYPE,
@@ -24,6 +24,7 @@ from envs.junk.data import (
     SPECIAL_NAMES,
     STRIPS_PER_PLAYER,
 )
+from envs.junk.rules import queries
 from envs.junk.state import ACTIONS, LOC_FACE_UP, LOC_HIDDEN, PHASE, JunkState
 
 J = {name: j for j, name in enumerate(JUNK_NAMES)}
@@ -46,7 +47,7 @@ class Position:
         s = self.state
         place = np.argsort(s.market_order, axis=1)  # the round's card and those before: shown
         s.unrevealed[:] = place >= s.round[:, None]
-        self.game.invalidate(s)
+        self.game.refresh(s)
         return self
 
     def at_round(self, rnd: int, card: int | None = None) -> Position:
@@ -128,7 +129,7 @@ class Position:
         for k, slots in enumerate(layers):
             s.cargo[0, j, k] = [-1 if c == "." else int(c) for c in slots]
         s.height[0, j] = len(layers) - 1
-        hold.refresh(s, np.array([0]), np.array([j]))
+        queries.refresh_holds(self.game, s, np.array([0]), np.array([j]))
         on_board = (s.cargo[0][..., None] == np.arange(self.players)).sum(axis=(0, 1, 2))
         s.strips[0] = STRIPS_PER_PLAYER - on_board - s.to_place[0]
         return self._done()
@@ -223,5 +224,5 @@ def begin_round(position: Position, rnd: int) -> Position:
     round ``rnd - 1`` would begin it."""
     s = position.state
     position.at_round(rnd - 1)
-    position.game.end_round(s, np.array([0]))
+    queries.end_round(position.game, s, np.array([0]))
     return position.settle()

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 from junk_helpers import CARD, G, J, Position, begin_round, sorted_piles
 
-from envs.junk import hold, scoring
+from envs.junk.rules import hold, queries
 from envs.junk.state import PHASE
 
 
@@ -119,7 +119,7 @@ def test_stacking_second_strip_starts_a_rotated_layer():
         cargo[1, slot] = 1
         assert hold.cell_visible(cargo, 1, 4).tolist() == [4, 5, 0, 0]
     rows = np.zeros(4, dtype=np.intp)
-    movable = hold.top_layer_owner(s, rows, np.arange(4, dtype=np.int32))[:, purple]
+    movable = queries.top_layer_owner(s, rows, np.arange(4))[:, purple]
     assert movable.tolist() == [False, True, False, False]
     p.check()
 
@@ -272,14 +272,19 @@ def test_round_ten_award_offers_three_yuan():
     p.check()
 
 
+def _presence(p: Position) -> list[int]:
+    """Every seat's presence bonus (§7) in the position's row."""
+    return queries.bonuses(np.zeros((4, 21)), p.state.vis[0].T)[0].tolist()
+
+
 def test_presence_bonus():
     """Example 13: present on 4 junks scores 4 × 4 = 16, on all 5 scores 25 (not 20)."""
     p = Position(4).empty_holds()
     for junk in ("GREY", "ORANGE", "PURPLE", "BROWN"):
         p.hold(junk, "0..")
-    assert scoring.presence_bonus(p.state.vis)[0].tolist() == [16, 0, 0, 0]
+    assert _presence(p) == [16, 0, 0, 0]
     p.hold("WHITE", "0..")
-    assert scoring.presence_bonus(p.state.vis)[0].tolist() == [25, 0, 0, 0]
+    assert _presence(p) == [25, 0, 0, 0]
     assert p.game.scores(p.state)[0, 0] == 25
     p.check()
 

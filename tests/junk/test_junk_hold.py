@@ -5,9 +5,10 @@ from __future__ import annotations
 import numpy as np
 from junk_helpers import J, Position
 
-from envs.junk import JunkGame, hold
+from envs.junk import JunkGame
 from envs.junk.data import MAX_LAYERS, NUM_JUNKS
 from envs.junk.invariants import cell_model_vis
+from envs.junk.rules import hold, queries
 
 
 def test_closed_form_matches_the_cell_model_on_random_holds():
@@ -22,14 +23,14 @@ def test_closed_form_matches_the_cell_model_on_random_holds():
     for _ in range(120):
         junks = rng.integers(0, NUM_JUNKS, 64)
         seats = rng.integers(0, 4, 64).astype(np.int32)
-        owns_top = hold.top_layer_owner(state, rows, seats)[rows, junks]
+        owns_top = queries.top_layer_owner(state, rows, seats)[rows, junks]
         remove = owns_top & (rng.random(64) < 0.35)
         full = state.height[rows, junks] >= MAX_LAYERS - 2
         place = ~remove & ~full
         if remove.any():
-            hold.remove_top(state, rows[remove], junks[remove], seats[remove])
+            queries.remove_top(game, state, rows[remove], junks[remove], seats[remove])
         if place.any():
-            hold.place(state, rows[place], junks[place], seats[place])
+            queries.place(game, state, rows[place], junks[place], seats[place])
         np.testing.assert_array_equal(cell_model_vis(state.cargo, 4), state.vis)
         height, layers, _, _ = hold.derived_from_cargo(state.cargo, 4)
         np.testing.assert_array_equal(height, state.height)
@@ -66,7 +67,7 @@ def test_removed_strip_uncovers_a_layer_and_the_gap_fills_first():
     s = p.state
     assert s.cargo[0, J["GREY"], 1].tolist() == [3, -1, -1]  # the highest slot went
     rows = np.zeros(1, dtype=np.intp)
-    hold.place(s, rows, np.array([J["GREY"]]), np.array([1], dtype=np.int32))
+    queries.place(p.game, s, rows, np.array([J["GREY"]]), np.array([1]))
     s.strips[0, 1] -= 1
     assert s.cargo[0, J["GREY"], 1].tolist() == [3, 1, -1]
     p.check()

@@ -1,0 +1,1 @@
+"""Dschunke's rules, compiled per row (see ``envs/junk/game.py``)."""
