@@ -30,8 +30,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.cairo.observation import DescribedLayout, DescribedPiece
 from envs.core.jit import njit
+from envs.core.layout import ObservationLayout, Piece
 from envs.junk.data import (
     CELLS,
     GOODS_NAMES,
@@ -218,7 +218,7 @@ NOTATION = (
     "type (`SPECIAL_NAMES` of `envs/junk/data.py`)")
 
 
-def observation_layout(num_players: int) -> DescribedLayout:
+def observation_layout(num_players: int) -> ObservationLayout:
     """The observation of ``num_players`` seats (the same pieces under every option): the
     pieces in order."""
     n = num_players
@@ -233,40 +233,39 @@ def observation_layout(num_players: int) -> DescribedLayout:
                       for label in (*KIND_NAMES, "load size / 2")),
                     "hide_money", "hide_stacks")
     pieces = [
-        DescribedPiece(
+        Piece(
             "decision", (NUM_DECISION_KINDS + NUM_STAGES,), True, 1.0, index="[phase], then "
             "[12 + stage]", meaning="the decision asked (`state.phase`, GAME_OVER once over), "
             "then the stage it belongs to (an award's SPECIAL_PICK is Phase 4's; none once "
             "over)", scale="one-hot, one-hot",
             labels=(*(p.name for p in Phase), *STAGE_NAMES)),
-        DescribedPiece(
+        Piece(
             "round", (len(round_labels),), True, 1.0, index="[round - 1], then [10 + 4 h + "
             "kind], then the options", meaning="the round (all 0 in the setup); each helper's "
             "space this round: its kind and, for a LOAD, its size; the options hide_money "
             "and hide_stacks", scale="one-hot, one-hot and size / 2, flags",
             labels=round_labels),
-        DescribedPiece(
+        Piece(
             "table_counts", (sum(len(labels) for _, labels, _ in table),), True, 1.0,
             index="[i]", meaning="the decision's context, the holds (h the top layer, e its "
             "empty slots), the figures used, stacks, market cards, piles, EXTRA cards "
             "played, the last reveal: one entry each, named below with its bound",
             scale="count / bound (named), flags", privacy=goods, labels=_count_labels(table)),
-        *[DescribedPiece(name, shape, True, 1.0, index=index, meaning=meaning,
-                         scale="one-hot", labels=labels)
+        *[Piece(name, shape, True, 1.0, index=index, meaning=meaning, scale="one-hot",
+                labels=labels)
           for name, shape, index, meaning, labels in _TABLE_ONE_HOT],
-        DescribedPiece(
+        Piece(
             "seats", (n, SEAT_SIZE), True, 1.0, index="[j, f]", meaning="seat j's public "
             "features f (named below with their bounds): `vis` its visible crates and the "
             "strips of the top three layers of each junk, its flow the net goods it took "
             "from (or gave to) the stacks since the deal, its known goods flow - lowest flow",
             scale="count / bound (named), flags; flows in [-8/18, 1]",
             privacy=f"money: {money}; goods: {goods}", labels=_count_labels(_SEAT_FEATURES)),
-        *[DescribedPiece(name, shape, False, 1.0, index=index, meaning=meaning,
-                         scale=_bound_text(bound), privacy="private: the observer's own",
-                         labels=labels)
+        *[Piece(name, shape, False, 1.0, index=index, meaning=meaning,
+                scale=_bound_text(bound), privacy="private: the observer's own", labels=labels)
           for name, shape, bound, index, meaning, labels in _OWN_FEATURES],
     ]
-    layout = DescribedLayout(pieces, _guide(n, 291 + 58 * n))
+    layout = ObservationLayout(pieces, _guide(n, 291 + 58 * n))
     assert layout.size == 291 + 58 * n, layout.size
     return layout
 
