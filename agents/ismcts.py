@@ -202,7 +202,7 @@ class ISMCTSAgent:
             drawn = game.resample_hidden(sims.take(mine), seat,
                                          int(self.generator.integers(1 << 62)))
             sims.put(mine, drawn)
-        game.invalidate(sims)
+        game.refresh(sims)
         return sims
 
     def _set_priors(self, game: Game, sims: BatchState, rows: np.ndarray, nodes: list[Node]

@@ -7,15 +7,13 @@ Games are played in waves of ``--batch`` rows seeded ``seed, seed + 1, ...`` wit
 legal actions, or with ``--policy NAME``: an agent of the game (``agents.list_agents``), or
 a policy its agents module offers for soaks in ``SOAK_POLICIES`` (a random policy biased
 towards the rules uniform play seldom reaches, e.g. discoveries' ``contract_biased``).
-After every step the game's ``check_invariants`` runs on the whole batch (and every
-automatic action is checked against its decision's mask, ``Game.check_forced``); with
-``--check end`` only once every game of the wave has ended, on the final positions (many
-more games an hour, for the long soaks). A violation stops
-the run, prints the seed and the action sequence that replay it on a single game, and
-writes that game's record (``envs.records``) under ``--out`` (default ``runs/soak``), which
-``python -m envs.replay FILE`` prints position by position. At
-the end: games/s, env-steps/s, decisions per game, how many games hit the safety cap
-(truncated) per player count, and the automatic decisions applied (by decision) and the
+After every step the game's ``check_invariants`` runs on the whole batch; with ``--check
+end`` only once every game of the wave has ended, on the final positions (many more games an
+hour, for the long soaks). A violation stops the run, prints the seed and the action sequence
+that replay it on a single game, and writes that game's record (``envs.records``) under
+``--out`` (default ``runs/soak``), which ``python -m envs.replay FILE`` prints position by
+position. At the end: games/s, env-steps/s, decisions per game, how many games hit the safety
+cap (truncated) per player count, and the automatic decisions applied (by decision) and the
 decisions asked with a single legal action.
 """
 
@@ -199,7 +197,6 @@ def main(argv: list[str] | None = None) -> int:
 
     for p in players:
         game = envs.make_game(args.env, p)
-        game.check_forced = True  # every automatic action checked against its mask too
         policy = make_policy(env_id, p, args.policy, args.seed)
         counts = Counter()
         games = steps = truncated = 0

@@ -56,7 +56,6 @@ from benchmarks._measure import (  # noqa: E402
     vec_runner,
 )
 from envs.core import cli  # noqa: E402
-from envs.core.compiled import CompiledGame  # noqa: E402
 from envs.core.jit import check_threads  # noqa: E402
 from envs.core.memory import retain_freed_memory  # noqa: E402
 from envs.core.sampling import sample_actions  # noqa: E402
@@ -141,7 +140,7 @@ def measure_game(env_id: str, players: int, batch_sizes: list[int], seconds: flo
                  reference: Callable[[], int] | None = None,
                  threads: tuple[int, ...] = ()) -> list[Result]:
     """The AEC and batched figures of one game and player count, then the largest batch again
-    on each of ``threads`` threads (a game of the NumPy driver has none to use: skipped).
+    on each of ``threads`` threads above one.
 
     ``reference`` (a runner of the reference game) is timed in slices alternating with each
     measurement (``timed_beside``): on a machine whose speed drifts, a ratio to a reference
@@ -174,9 +173,8 @@ def measure_game(env_id: str, players: int, batch_sizes: list[int], seconds: flo
     for batch in batch_sizes:
         progress.set_postfix_str(f"{env_id} {players}p B={batch}")
         measure_batch(batch)
-    compiled = issubclass(envs.game_class(env_id), CompiledGame)
     for count in threads:
-        if count > 1 and compiled:
+        if count > 1:
             progress.set_postfix_str(f"{env_id} {players}p B={max(batch_sizes)} {count} threads")
             measure_batch(max(batch_sizes), count)
         progress.update()

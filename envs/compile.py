@@ -18,7 +18,6 @@ import time
 import numpy as np
 
 import envs
-from envs.core.compiled import CompiledGame
 from envs.core.jit import CACHE_DIR, check_threads
 from envs.core.sampling import sample_actions
 
@@ -60,11 +59,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     print(f"cache: {CACHE_DIR}")
     for env_id in args.env or envs.list_envs():
-        game_class = envs.game_class(env_id)
-        if not issubclass(game_class, CompiledGame):
-            print(f"{env_id}: runs on the NumPy driver, nothing to compile")
-            continue
-        for players in game_class.PLAYER_COUNTS:
+        for players in envs.game_class(env_id).PLAYER_COUNTS:
             started = time.perf_counter()
             compile_game(env_id, players)
             print(f"{env_id} {players}p: {time.perf_counter() - started:.1f} s", flush=True)

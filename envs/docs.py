@@ -8,7 +8,7 @@ counts and options, the observation's pieces with their offsets, shapes, bounds 
 visibility per player count (``game.observation_layout``; where its pieces describe
 themselves, what each holds, its indices, scale and privacy, the names of its entries and
 the layout's guide to reading it), the action layout with its index
-ranges (``game.action_layout``), the decisions (``game.decisions``) and the rewards. It is
+ranges (``game.action_layout``), the decisions (``game.decision_table()``) and the rewards. It is
 made from the objects the rules use, so it cannot drift from them; a test regenerates and
 compares every page.
 """

@@ -8,16 +8,12 @@ from pathlib import Path
 import pytest
 
 import envs
-from envs.core.game import Game
 from envs.core.registry import game_class
 
 sys.path.insert(0, str(Path(__file__).parent))
 
 from toy_agents import TOY_BASELINES
 from toy_game import ToyGame
-
-# Every automatic action a forced predicate finds is checked against the decision's mask.
-Game.check_forced = True
 
 if "toy" not in envs.list_envs():
     envs.register("toy", ToyGame)

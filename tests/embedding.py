@@ -46,7 +46,6 @@ class Embedded:
         fail if they disagree. Returns the stepped ``single``."""
         game, batch = self.game, self.batch
         batch.put(ROWS, single.take(np.zeros(ROWS.size, dtype=np.intp)))
-        game.forget_rows(batch, ROWS)
         for row in ROWS:
             np.testing.assert_array_equal(
                 game.legal_action_mask(batch)[row], game.legal_action_mask(single)[0],
@@ -80,4 +79,3 @@ class Embedded:
         ended = ended[~np.isin(ended, ROWS)]
         if ended.size:
             batch.put(ended, game.init_rows(1000 + ended + int(self.generator.integers(1e6))))
-            game.forget_rows(batch, ended)

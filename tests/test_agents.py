@@ -165,7 +165,7 @@ def test_the_hidden_information_check_catches_an_agent_that_peeks():
     state = game.init(64, seed=0)
     rows = state.current_player == 0
     state.phase[rows] = 1  # DRAW: the peeker reads the hidden top of the deck here
-    game.invalidate(state)
+    game.refresh(state)
     with pytest.raises(AssertionError, match="'deck_peeker' as seat 0 reads hidden"):
         assert_agent_ignores_hidden(game, DeckPeeker(), state, player=0)
     assert_agent_ignores_hidden(game, HighestCardFirst(), state, player=0)
@@ -178,11 +178,11 @@ def test_the_hidden_information_check_compares_only_rows_where_the_seat_acts():
     seat_0 = np.arange(64) >= 60
     state.current_player[:] = np.where(seat_0, 0, 1)
     state.deck_pos[seat_0] = 12  # seat 0's rows: an empty deck, nothing hidden to peek at
-    game.invalidate(state)
+    game.refresh(state)
     assert_agent_ignores_hidden(game, DeckPeeker(), state, player=0, seeds=range(8))
     with pytest.raises(AssertionError, match="'deck_peeker' as seat 1 reads hidden"):
         assert_agent_ignores_hidden(game, DeckPeeker(), state, player=1, seeds=range(8))
     state.current_player[:] = 1
-    game.invalidate(state)
+    game.refresh(state)
     with pytest.raises(AssertionError, match="no row of the batch has seat 0 to act"):
         assert_agent_ignores_hidden(game, DeckPeeker(), state, player=0)

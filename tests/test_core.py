@@ -103,14 +103,14 @@ def _toy_before_a_forced_draw():
     state.hands[:, 1, 2] = 1
     state.market[:] = 1
     state.current_player[:] = 0
-    game.invalidate(state)
+    game.refresh(state)
     return game, state
 
 
 def test_a_decision_forced_by_public_information_is_applied_and_recorded():
     game, state = _toy_before_a_forced_draw()
     state.market[1] = -1  # row 1: nothing at all to draw, the turn ends after the play
-    game.invalidate(state)
+    game.refresh(state)
     game.step(state, np.array([3, 3]))  # PLAY_3
     # Row 0 drew the market card without being asked; seat 1 is asked next in both rows.
     assert state.hands[0, 0, 1] == 1 and state.market[0] == -1

@@ -55,9 +55,9 @@ def resample_hidden(game: BataviaGame, state: BataviaState, player: int, seed: i
     _deal(out, rows, others, draw)
     if game.options["variant"] == "standard":
         _shuffle_tiles(out, rows[out.open < NUM_SPACES], draw)
-    game.invalidate(out)
+    game.refresh(out)
     _keep_play_possible(game, out, player, others, seeds)
-    game.invalidate(out)
+    game.refresh(out)
     return out
 
 
@@ -173,7 +173,7 @@ def _keep_play_possible(game: BataviaGame, state: BataviaState, player: int,
         _deal(tries, index, others, make_rng(np.repeat(seeds[bad], RETRIES) * RETRIES
                                              + np.tile(np.arange(RETRIES), bad.size)
                                              + 2 * _SALT))
-        game.invalidate(tries)
+        game.refresh(tries)
         good = queries.playable(game, tries, index).reshape(bad.size, RETRIES)
         found = good.any(axis=1)
         state.put(bad[found], tries.take(np.flatnonzero(found) * RETRIES

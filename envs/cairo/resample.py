@@ -49,7 +49,7 @@ def resample_hidden(game: CairoGame, state: CairoState, player: int, seed: int) 
     out.rng = make_rng(seeds)
     rows = np.arange(num)
     _deal(out, rows, player, make_rng(seeds + _SALT))
-    game.invalidate(out)
+    game.refresh(out)
     acting = out.current_player
     check = np.flatnonzero(~out.done & (acting != player))
     if not check.size:
@@ -60,13 +60,13 @@ def resample_hidden(game: CairoGame, state: CairoState, player: int, seed: int) 
         first = (int(seed) * 7919 + row) * RETRIES % (1 << 62)  # any seed: int64 seeds
         retry_seeds = first + np.arange(RETRIES, dtype=np.int64)
         _deal(tries, np.arange(RETRIES), player, make_rng(retry_seeds + 2 * _SALT))
-        game.invalidate(tries)
+        game.refresh(tries)
         good = np.flatnonzero(game.legal_action_mask(tries).any(axis=1))
         if not good.size:
             raise RuntimeError(f"cairo: resample_hidden found no consistent deal for row {row} "
                                f"in {1 + RETRIES} tries")
         out.put(np.array([row]), tries.take(good[0]))
-    game.invalidate(out)
+    game.refresh(out)
     return out
 
 

@@ -143,9 +143,6 @@ class CompiledGame(Game):
             self._raise_chain(state)
         return state
 
-    def _init(self, seeds: np.ndarray) -> CompiledState:
-        return self.init_rows(seeds)
-
     def _allocate(self, batch_size: int) -> CompiledState:
         """The arrays of ``batch_size`` new games, before ``init_row`` sets each up."""
         raise NotImplementedError
@@ -182,17 +179,6 @@ class CompiledGame(Game):
         nothing (``settle`` also applies the forced decisions)."""
         self._run(state.batch_size).refresh(self._arrays(state))
         return state
-
-    invalidate = refresh  # the old driver's name for it, while games still run on that one
-
-    def forget_rows(self, state: CompiledState, rows: np.ndarray) -> None:
-        """Nothing to forget: the masks are a field of the state, carried by ``put``."""
-
-    def take(self, state: CompiledState, rows: np.ndarray) -> CompiledState:
-        return state.take(rows)
-
-    def put(self, state: CompiledState, rows: np.ndarray, part: CompiledState) -> None:
-        state.put(rows, part)
 
     def step_record(self, state: CompiledState) -> StepRecord:
         """The seats the last step (or ``init``) showed hidden information to, and its

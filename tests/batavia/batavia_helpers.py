@@ -105,7 +105,7 @@ class Position:
         s.deck[:] = -1
         s.deck[0, :len(pile)] = pile[::-1]  # bottom first
         s.deck_size[:] = len(pile)
-        self.game.invalidate(s)
+        self.game.refresh(s)
         return self
 
     def cards(self, seat: int, hand: str = "", display: str = "", known: str = "") -> Position:
@@ -146,7 +146,7 @@ class Position:
 
     def coins(self, *values: int) -> Position:
         self.state.coins[0] = values
-        self.game.invalidate(self.state)
+        self.game.refresh(self.state)
         return self
 
     def turn(self, start: int, seat: int, phase: Phase = Phase.TURN_START) -> Position:
@@ -156,7 +156,7 @@ class Position:
         s.turn[:] = (seat - start) % self.players
         s.phase[:] = phase
         s.current_player[:] = seat
-        self.game.invalidate(s)
+        self.game.refresh(s)
         return self
 
     def auction(self, auctioneer: int, lot: str) -> Position:
@@ -173,12 +173,12 @@ class Position:
         s.route[0] = layout
         s.tile_space[0, layout] = np.arange(1, NUM_SPACES + 1)
         s.remaining[0] = route_words(s.route[:1])[0]
-        self.game.invalidate(s)
+        self.game.refresh(s)
         return self
 
     def open_spaces(self, count: int) -> Position:
         self.state.open[:] = count
-        self.game.invalidate(self.state)
+        self.game.refresh(self.state)
         return self
 
     def take(self, seat: int, space: int, crate: bool = True) -> Position:
@@ -194,7 +194,7 @@ class Position:
             s.warehouse[0, TILE_GOOD[t], TILE_COMPANY[t]] = seat
             s.crates[0, seat] -= 1
         s.pos[0, seat] = max(int(s.pos[0, seat]), space)
-        self.game.invalidate(s)
+        self.game.refresh(s)
         return self
 
     def crate(self, seat: int, company: str, good: str) -> Position:
@@ -210,7 +210,7 @@ class Position:
         s.exchanged[0, t] = True
         s.warehouse[0, G[good], C[company]] = seat
         s.crates[0, seat] -= 1
-        self.game.invalidate(s)
+        self.game.refresh(s)
         return self
 
     def clear_space(self, space: int, seat: int) -> Position:
@@ -221,7 +221,7 @@ class Position:
         s.posts[0, seat, TILE_COMPANY[t]] -= 1
         s.exchanged[0, t] = True
         s.pos[0, seat] = 0
-        self.game.invalidate(s)
+        self.game.refresh(s)
         return self
 
     def rig_dice(self, *faces: int) -> Position:

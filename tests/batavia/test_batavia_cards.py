@@ -116,7 +116,7 @@ def _unfinished_play() -> Position:
     p.cards(2, display="EN3 DK3 FR3 SE3")
     p.turn(start=1, seat=1, phase=Phase.PLAYING)
     p.s.played[0] = counts("NL1")
-    p.game.invalidate(p.s)
+    p.game.refresh(p.s)
     assert p.legal() == ["PLAY_CARD_NL"]
     return p
 
