@@ -88,6 +88,10 @@ def page(env_id: str) -> str:
         "",
         "## Actions",
         "",
+        f"This layout and the observation's below are the contract: they supersede the "
+        f"action and observation sketches of the rules spec's §9 "
+        f"([rules/{env_id}.md](rules/{env_id}.md)).",
+        "",
         _actions(default.action_layout),
         "",
         "## Observation",

@@ -52,3 +52,12 @@ def test_docs_check_reports_a_stale_page(tmp_path, monkeypatch, capsys):
     assert "out of date" in capsys.readouterr().err
     assert docs.main(["--env", "cairo"]) == 0
     assert docs.main(["--env", "cairo", "--check"]) == 0
+
+
+@pytest.mark.parametrize("env_id", SHIPPED)
+def test_every_decoding_snippet_of_a_page_runs_as_printed(env_id):
+    """A policy designer copies these: each page has one, and it runs as it stands."""
+    snippets = re.findall(r"```python\n(.*?)```", docs.page(env_id), flags=re.S)
+    assert snippets, f"docs/{env_id}.md shows no decoding snippet"
+    for code in snippets:
+        exec(code, {})  # the page's own example, as printed

@@ -157,8 +157,23 @@ OBS = ObservationLayout([
            "[e]", "one-hot", EXPEDITION_NAMES),
     _piece("build", (BUILD_SIZE,), "the contract being built (BUILD_CONTRACT)", "[k]",
            "one-hot, counts as labelled", BUILD_FEATURES),
-], guide="Seat slot j is the seat j places after the observer in turn order; slots at or "
-         "beyond the player count are 0.")
+], guide="""Every piece is a slice of the flat vector, `obs[layout.offsets[name]]`, reshaped to the
+piece's shape (`layout.view(batch, name)` does both for a `(B, size)` batch). Seat slot j is
+the seat j places after the observer in turn order (to seat `o` observing, absolute seat `a`
+is `j = (a - o) % P`); slots at or beyond the player count are 0.
+
+```python
+import envs
+
+game = envs.make_game("discoveries", num_players=3)
+state = game.init(batch_size=1, seed=0)
+layout = game.observation_layout
+obs = game.observe(state, 1)[0]            # (1072,) float32, row 0, seat 1 observing
+seats = obs[layout.offsets["seats"]].reshape(layout.pieces["seats"].shape)  # (4, 95)
+coins_of_seat_2 = seats[1, 1] * 570        # seat 2 is j = 1 place after seat 1
+market = obs[layout.offsets["market"]].reshape(layout.pieces["market"].shape)  # (10, 19)
+ship_in_slot_0 = market[0].argmax()        # its ship type (the last column: empty)
+```""")
 assert OBS.size == 1072
 AT = {name: sl.start for name, sl in OBS.offsets.items()}
 (DECISION, ACTING, USED_TYPES, OPEN_TYPE, ACTIONS_USED, TURN, SCHEDULE, PILE_SIZES,

@@ -276,6 +276,7 @@ def _guide(num_players: int, size: int) -> str:
 Every piece is a slice of the flat vector, `obs[layout.offsets[name]]`, reshaped to the
 piece's shape; its indices: {NOTATION}. To seat `s` observing, absolute seat `a` is
 `j = (a - s) % N` (N the number of players). A feature the observer may not see is 0.
+
 ```python
 import envs
 game = envs.make_game("junk", num_players={num_players})
@@ -284,7 +285,7 @@ layout = game.observation_layout
 obs = game.observe(state, 0)[0]            # ({size},) float32, row 0, seen by seat 0
 seats = obs[layout.offsets["seats"]].reshape(layout.pieces["seats"].shape)
 labels = layout.pieces["seats"].labels
-money_of_next = seats[1, labels.index("money")] * 212   # the seat after the observer
+money_of_next = seats[1, labels.index("money (/ 212)")] * 212   # the seat after the observer
 ```"""
 
 
