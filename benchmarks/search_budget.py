@@ -72,7 +72,7 @@ def budget_table(result: TournamentResult, budgets: list[int], timing: dict[int,
         name = f"ismcts_{n}"
         i = result.agents.index(name)
         diff, low, high = elo.difference(name, best)
-        lines.append(f"| {n} | {timing[n]:.3f} | {elo.ratings[i]:.0f} | "
+        lines.append(f"| {n} | {timing[n]:.2g} | {elo.ratings[i]:.0f} | "
                      f"[{elo.low[i]:.0f}, {elo.high[i]:.0f}] | {diff:+.0f} | "
                      f"[{low:+.0f}, {high:+.0f}] | {int(result.seats_played[i])} | "
                      f"{result.first_place_rate[i]:.1%} |")

@@ -55,6 +55,7 @@ from benchmarks._measure import (  # noqa: E402
     timed_beside,
     vec_runner,
 )
+from envs.compile import compile_game  # noqa: E402
 from envs.core import cli  # noqa: E402
 from envs.core.jit import check_threads  # noqa: E402
 from envs.core.memory import retain_freed_memory  # noqa: E402
@@ -147,6 +148,9 @@ def measure_game(env_id: str, players: int, batch_sizes: list[int], seconds: flo
     measured at another time says more about the drift than about the game.
     """
     results = []
+    # Every kernel compiled first, serial and parallel: numba compiles on first use, and the
+    # parallel ``init`` is first used when 32 games end in one step, mid-measurement.
+    compile_game(env_id, players)
 
     def measure(mode: str, batch: int, run: Callable[[], int], counts: Counts,
                 min_steps: int = 0, threads: int = 1) -> None:
