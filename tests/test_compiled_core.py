@@ -128,8 +128,9 @@ def test_one_thread_and_two_give_the_same_games():
     assert _toy_trajectory(96, threads=1) == _toy_trajectory(96, threads=2)
 
 
-@pytest.mark.slow  # compiles cairo's parallel kernels (minutes on a cold cache)
-def test_cairo_on_one_thread_and_two_plays_the_same_games():
+@pytest.mark.slow  # compiles the game's parallel kernels (minutes on a cold cache)
+@pytest.mark.parametrize(("env_id", "players"), [("cairo", 3), ("batavia", 4)])
+def test_a_game_on_one_thread_and_two_plays_the_same_games(env_id, players):
     from envs.core.jit import check_threads
 
     try:
@@ -138,7 +139,7 @@ def test_cairo_on_one_thread_and_two_plays_the_same_games():
         pytest.skip("numba has a single thread here")
     seen = []
     for threads in (1, 2):
-        game = envs.make_game("cairo", 3).with_threads(threads)
+        game = envs.make_game(env_id, players).with_threads(threads)
         generator = np.random.default_rng(3)
         state = game.init(64, seed=5)
         trace = []
