@@ -148,9 +148,10 @@ def measure_game(env_id: str, players: int, batch_sizes: list[int], seconds: flo
     measured at another time says more about the drift than about the game.
     """
     results = []
-    # Every kernel compiled first, serial and parallel: numba compiles on first use, and the
-    # parallel ``init`` is first used when 32 games end in one step, mid-measurement.
-    compile_game(env_id, players)
+    # Every kernel measured compiled first (serial, and parallel for ``threads`` above one):
+    # numba compiles on first use, and the parallel ``init`` is first used when 32 games end
+    # in one step, mid-measurement.
+    compile_game(env_id, players, threads=tuple(sorted({1, *threads})))
 
     def measure(mode: str, batch: int, run: Callable[[], int], counts: Counts,
                 min_steps: int = 0, threads: int = 1) -> None:

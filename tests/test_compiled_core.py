@@ -128,6 +128,29 @@ def test_one_thread_and_two_give_the_same_games():
     assert _toy_trajectory(96, threads=1) == _toy_trajectory(96, threads=2)
 
 
+def test_the_parallel_loops_call_the_row_functions_with_the_serial_types(tmp_path):
+    """A ``prange`` index is unsigned: passed on as it is, every row function of a game
+    would compile twice, for the serial loops' int64 row and for a uint64 one. (A fresh
+    cache, so that the row functions compile in the process that reads their signatures.)"""
+    from envs.core.jit import check_threads
+
+    try:
+        check_threads(2)
+    except ValueError:
+        pytest.skip("numba has a single thread here")
+    code = f"""
+        import json, sys
+        sys.path.insert(0, {str(TESTS)!r})
+        from test_compiled_core import _toy_trajectory
+        from toy_game import ToyGame
+        _toy_trajectory(96, threads=2)
+        print(json.dumps({{name: sorted({{str(signature[1]) for signature in f.signatures}})
+                          for name, f in ToyGame.ROWS._asdict().items()}}))
+    """
+    rows = json.loads(_run(code, ROOT, TRADEWINDS_CACHE_DIR=str(tmp_path)))
+    assert rows == {name: ["int64"] for name in rows} and len(rows) == 8
+
+
 @pytest.mark.slow  # compiles the game's parallel kernels (minutes on a cold cache)
 @pytest.mark.parametrize(("env_id", "players"), [("cairo", 3), ("batavia", 4)])
 def test_a_game_on_one_thread_and_two_plays_the_same_games(env_id, players):

@@ -72,8 +72,8 @@ CASES: dict[str, Case] = {
              "--bootstrap 10 --no-progress", expect="wrote runs/tournaments/cairo_3p_",
              slow=True),
     "python -m benchmarks.throughput --out benchmarks/results":
-        Case("--env cairo --players 3 --batch-sizes 1 --seconds 0.01 --min-batch-steps 1 "
-             "--no-progress", expect="file:benchmarks/results/throughput.md"),
+        Case("--env cairo --players 3 --batch-sizes 1 --threads 1 --seconds 0.01 "
+             "--min-batch-steps 1 --no-progress", expect="file:benchmarks/results/throughput.md"),
     "python -m benchmarks.soak --env cairo --games 10000": Case("--games 1 --batch 1"),
     "python -m benchmarks.soak --env discoveries --policy contract_biased":
         Case("--games 1 --batch 1"),

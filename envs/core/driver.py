@@ -19,6 +19,7 @@ same for any number of threads and any batch size.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import NamedTuple
 
@@ -171,6 +172,8 @@ def _refresh_row(s, r: int) -> None:
 # The batch loops below only call row functions in their ``prange`` loops: numba 0.68 drops a
 # write through an attribute of the view (``s.rewards[r, 0] = x``) made in a parallel loop's
 # own body, while the same write inside a called function, or through a local, is kept.
+# A ``prange`` index is unsigned: each loop passes it on as an int64, as ``range`` gives in the
+# serial copy, so the game's row functions are compiled for one signature, not two.
 # ``step``, ``settle`` and ``init`` count the rows whose chain of automatic decisions
 # overflowed the step record (``num_auto`` -1, a bug of the game's ``max_chain``).
 OVERFLOW = -2  # what ``step_batch`` returns when a row's chain overflowed
@@ -186,8 +189,8 @@ def step_batch(arrays: tuple, actions: np.ndarray, keys: np.ndarray) -> int:
     if bad >= 0:
         return bad
     overflows = 0
-    for r in prange(actions.shape[0]):
-        overflows += _step_row(s, r, actions[r], keys)
+    for i in prange(actions.shape[0]):
+        overflows += _step_row(s, np.int64(i), actions[i], keys)
     return -1 if overflows == 0 else OVERFLOW
 
 
@@ -196,8 +199,8 @@ def settle_batch(arrays: tuple, keys: np.ndarray) -> int:
     Returns the count of overflowed rows."""
     s = View(*arrays)
     overflows = 0
-    for r in prange(s.current_player.shape[0]):
-        overflows += _settle_live_row(s, r, keys)
+    for i in prange(s.current_player.shape[0]):
+        overflows += _settle_live_row(s, np.int64(i), keys)
     return overflows
 
 
@@ -206,8 +209,8 @@ def init_batch(arrays: tuple, keys: np.ndarray) -> int:
     the count of overflowed rows."""
     s = View(*arrays)
     overflows = 0
-    for r in prange(keys.shape[0]):
-        overflows += _init_row(s, r, keys)
+    for i in prange(keys.shape[0]):
+        overflows += _init_row(s, np.int64(i), keys)
     return overflows
 
 
@@ -215,14 +218,15 @@ def refresh_batch(arrays: tuple) -> None:
     """The legal masks of every row's decision, nothing applied (a position edited by
     hand); finished rows get empty masks."""
     s = View(*arrays)
-    for r in prange(s.legal_mask.shape[0]):
-        _refresh_row(s, r)
+    for i in prange(s.legal_mask.shape[0]):
+        _refresh_row(s, np.int64(i))
 
 
 def ranking_batch(arrays: tuple, keys: np.ndarray) -> None:
     """``Game.ranking_keys`` into ``keys`` (B, P, K) float64."""
     s = View(*arrays)
-    for r in prange(keys.shape[0]):
+    for i in prange(keys.shape[0]):
+        r = np.int64(i)
         ranking(s, r, keys[r])
 
 
@@ -230,7 +234,8 @@ def observe_batch(arrays: tuple, seats: np.ndarray, out: np.ndarray) -> None:
     """``Game.observe``: row ``r`` as seat ``seats[r]`` sees it into ``out[r]`` (zeroed);
     a finished row asked for seat -1 stays zeros."""
     s = View(*arrays)
-    for r in prange(seats.shape[0]):
+    for i in prange(seats.shape[0]):
+        r = np.int64(i)
         if seats[r] >= 0:
             observe_row(s, r, seats[r], out[r])
 
@@ -238,7 +243,8 @@ def observe_batch(arrays: tuple, seats: np.ndarray, out: np.ndarray) -> None:
 def scores_batch(arrays: tuple, out: np.ndarray) -> None:
     """``Game.scores`` into ``out`` (B, P) float64."""
     s = View(*arrays)
-    for r in prange(out.shape[0]):
+    for i in prange(out.shape[0]):
+        r = np.int64(i)
         score_row(s, r, out[r])
 
 
@@ -261,20 +267,27 @@ _HELPERS = (_done, _settle_row, _first_illegal, _step_row, _settle_live_row, _in
             _refresh_row)
 
 
+def _bind(function: Callable, suffix: str, bindings: dict[str, Callable]) -> Callable:
+    """``function``'s copy with the names it uses from ``bindings`` bound."""
+    used = {k: v for k, v in bindings.items() if k in function.__code__.co_names}
+    return specialise(function, suffix, **used)
+
+
+@functools.cache
+def _row_helpers(name: str, rules: RowRules, view: type) -> dict[str, Callable]:
+    """The row helpers that the loops call, bound to one game's rules and compiled once for
+    its serial and parallel loops alike (both pass them the same types)."""
+    bindings = {**rules._asdict(), "View": view}
+    for helper in _HELPERS:  # in order: a helper may call one bound before it
+        bindings[helper.__name__] = njit(_bind(helper, name, bindings))
+    return {helper.__name__: bindings[helper.__name__] for helper in _HELPERS}
+
+
 def compile_kernels(name: str, rules: RowRules, view: type, parallel: bool) -> Kernels:
     """The batch loops of this module bound to one game's ``rules`` and ``view`` class,
     compiled lazily (on first call; numba's disk cache keeps them). ``name`` (the env id)
     names the copies."""
     suffix = f"{name}_par" if parallel else name
-    bindings = {**rules._asdict(), "View": view}
-    helpers = {}
-    for helper in _HELPERS:  # the loops call these; each copy must see the game's rules
-        used = {k: v for k, v in {**bindings, **helpers}.items()
-                if k in helper.__code__.co_names}
-        helpers[helper.__name__] = njit(specialise(helper, suffix, **used))
-    kernels = {}
-    for key, loop in _LOOPS.items():
-        used = {k: v for k, v in {**bindings, **helpers}.items()
-                if k in loop.__code__.co_names}
-        kernels[key] = njit(specialise(loop, suffix, **used), parallel=parallel)
-    return Kernels(**kernels)
+    bindings = {**rules._asdict(), "View": view, **_row_helpers(name, rules, view)}
+    return Kernels(**{key: njit(_bind(loop, suffix, bindings), parallel=parallel)
+                      for key, loop in _LOOPS.items()})
