@@ -7,7 +7,8 @@ that share one cache folder (Ray workers, a read-only install: point
 ``TRADEWINDS_CACHE_DIR`` at a writable folder they all read), so that no process pays the
 compile at its first step. It plays a few random decisions of every game at every player
 count, on one thread and on several, which compiles every kernel: several games at once,
-one process a core (numba compiles on one core), 4 minutes on 2 cores for the four games.
+one process a core (numba compiles on one core; the four games' serial kernels take 5
+minutes on 2 cores).
 """
 
 from __future__ import annotations
