@@ -31,6 +31,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 import numpy as np
 
 from envs.core.decisions import StepRecord
+from envs.core.driver import rank_rewards_row
 from envs.core.errors import IllegalActionError
 from envs.core.layout import ActionLayout, ObservationLayout
 from envs.core.state import BatchState
@@ -51,13 +52,11 @@ def rank_rewards(keys: np.ndarray) -> np.ndarray:
     keys = np.asarray(keys, dtype=np.float64)
     if keys.ndim == 2:
         keys = keys[:, :, None]
-    a, b = keys[:, :, None, :], keys[:, None, :, :]  # (B, P, P, K)
-    diff = np.sign(a - b)
-    # The first non-zero key difference decides between two seats.
-    first = np.argmax(diff != 0, axis=-1)
-    decided = np.take_along_axis(diff, first[..., None], axis=-1)[..., 0]
-    num_players = keys.shape[1]
-    return (decided.sum(axis=2) / max(num_players - 1, 1)).astype(np.float32)
+    keys = np.ascontiguousarray(keys)
+    out = np.zeros(keys.shape[:2], dtype=np.float32)
+    for row in range(keys.shape[0]):  # the compiled rule that ends every game
+        rank_rewards_row(keys[row], out[row])
+    return out
 
 
 class Game(abc.ABC, Generic[S]):
