@@ -222,3 +222,64 @@ def test_observe_checks_the_seat():
 
 def test_make_game_lists_the_compiled_toy():
     assert "toy" in envs.list_envs()
+
+
+def test_local_zeros_is_a_zeroed_array_at_every_call_and_needs_constant_shapes():
+    """A rules function's scratch (``envs.core.jit.local_zeros``) lives on its stack: zeroed
+    again at each call whatever the last one left there; ``np.zeros`` from Python."""
+    import numba
+
+    from envs.core.jit import local_zeros, njit
+
+    @njit(cache=False)
+    def sums_before_and_after_a_fill(value):
+        scratch = local_zeros((3, 4), np.int64)
+        before = scratch.sum()
+        for i in range(3):
+            for j in range(4):
+                scratch[i, j] = value * (i + j)
+        return before, scratch.sum()
+
+    assert sums_before_and_after_a_fill(1) == (0, 30)
+    assert sums_before_and_after_a_fill(2) == (0, 60)
+    assert np.array_equal(local_zeros((2, 3), np.int8), np.zeros((2, 3), np.int8))
+
+    @njit(cache=False)
+    def sized_at_run_time(n):
+        return local_zeros(n, np.int8).sum()
+
+    with pytest.raises(numba.core.errors.TypingError, match="local_zeros"):
+        sized_at_run_time(4)
+
+
+def test_argsort_into_is_the_stable_argsort():
+    from envs.core.rng import argsort_into
+
+    keys = np.random.default_rng(0).integers(0, 6, size=40)  # ties: stability shows
+    out = np.zeros(40, np.int64)
+    argsort_into(keys, out)
+    assert np.array_equal(out, np.argsort(keys, kind="stable"))
+    argsort_into.py_func(keys[::-1].copy(), out)
+    assert np.array_equal(out, np.argsort(keys[::-1], kind="stable"))
+
+
+def test_the_row_functions_count_no_references(tmp_path):
+    """The rules compile without numba's runtime: a rules function that took the state's
+    arrays counted references to each on every call (64% of a batavia step); only the batch
+    loops, which take the arrays from Python, may count them."""
+    code = f"""
+        import json, re, sys
+        sys.path.insert(0, {str(TESTS)!r})
+        from test_compiled_core import _toy_trajectory
+        from toy_game import ToyGame
+        _toy_trajectory(8, threads=1)
+        step = ToyGame._kernels(False).step
+        counting, name = set(), None
+        for line in step.inspect_llvm(step.signatures[0]).splitlines():
+            if line.startswith("define"):
+                name = re.search(r"@\\"?([^\\"(]+)", line).group(1)
+            elif "@NRT_incref" in line and "step_batch" not in name:
+                counting.add(name)
+        print(json.dumps(sorted(counting)))
+    """
+    assert json.loads(_run(code, ROOT, TRADEWINDS_CACHE_DIR=str(tmp_path))) == []

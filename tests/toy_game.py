@@ -29,7 +29,7 @@ import numpy as np
 from envs.core import ActionLayout, ObservationLayout, Piece
 from envs.core.compiled import CompiledGame, CompiledState, kernel_view
 from envs.core.driver import RowRules
-from envs.core.jit import njit
+from envs.core.jit import local_zeros, njit
 from envs.core.rng import next_integer, next_permutation
 
 NUM_VALUES = 4  # card values 0..3
@@ -91,7 +91,7 @@ View = kernel_view(ToyState)
 def init_row(s, r):
     """Shuffle the deck, deal HAND_SIZE cards to each seat in turn, lay the market card and
     draw the start player."""
-    order = np.empty(NUM_CARDS, dtype=np.int64)
+    order = local_zeros(NUM_CARDS, np.int64)
     next_permutation(s.rng, r, order)
     for k in range(NUM_CARDS):
         s.deck[r, k] = order[k] // COPIES
@@ -153,7 +153,7 @@ def apply_draw(s, r, action):
 def end_turn(s, r):
     """The end, the cap, or the next seat clockwise that still holds a card."""
     players = s.hands.shape[1]
-    holds = np.zeros(players, dtype=np.bool_)
+    holds = local_zeros(MAX_PLAYERS, np.bool_)
     for p in range(players):
         holds[p] = s.hands[r, p].sum() > 0
     if not holds.any():

@@ -13,6 +13,7 @@ import numpy as np
 COMPANY_NAMES = ("EN", "DK", "FR", "NL", "SE")  # England, Denmark, France, Netherlands, Sweden
 GOOD_NAMES = ("Tea", "Cotton", "Porcelain", "Silk", "Ginger", "Nutmeg", "Pepper")
 NUM_COMPANIES = 5
+MAX_PLAYERS = 5  # the largest player count (3-5)
 NUM_GOODS = 7
 NUM_TILES = NUM_COMPANIES * NUM_GOODS  # 35, tile id = 7 * company + good (§2.4)
 TILE_COMPANY = np.arange(NUM_TILES) // NUM_GOODS

@@ -47,7 +47,7 @@ from envs.cairo.data import (
     WIDTH,
 )
 from envs.cairo.state import CairoState
-from envs.core.jit import njit
+from envs.core.jit import local_zeros, njit
 
 OUTSIDE = NUM_CELLS  # sentinel index of a cell off the grid; arrays get a False column there
 
@@ -456,8 +456,8 @@ def walk_distances_row(walk: np.ndarray, source: int, goals: np.ndarray,
 def _placements_rows(walk: np.ndarray, targets: np.ndarray, candidates: np.ndarray,
                      safe: np.ndarray, connected: np.ndarray) -> None:
     """``placements_row`` of every row of (M, 182) bool masks."""
-    walk_board = np.empty(NUM_WORDS, dtype=np.uint64)
-    target_board = np.empty(NUM_WORDS, dtype=np.uint64)
+    walk_board = local_zeros(NUM_WORDS, np.uint64)
+    target_board = local_zeros(NUM_WORDS, np.uint64)
     for r in range(walk.shape[0]):
         mask_bits(walk[r], walk_board)
         mask_bits(targets[r], target_board)
@@ -468,7 +468,7 @@ def _placements_rows(walk: np.ndarray, targets: np.ndarray, candidates: np.ndarr
 def _walk_distances_rows(walk: np.ndarray, sources: np.ndarray, goals: np.ndarray,
                          goal_valid: np.ndarray, out: np.ndarray) -> None:
     """``walk_distances_row`` of every row of (M, 182) bool walkable cells."""
-    walk_board = np.empty(NUM_WORDS, dtype=np.uint64)
+    walk_board = local_zeros(NUM_WORDS, np.uint64)
     for r in range(walk.shape[0]):
         mask_bits(walk[r], walk_board)
         walk_distances_row(walk_board, sources[r], goals[r], goal_valid[r], out[r])

@@ -289,5 +289,5 @@ def compile_kernels(name: str, rules: RowRules, view: type, parallel: bool) -> K
     names the copies."""
     suffix = f"{name}_par" if parallel else name
     bindings = {**rules._asdict(), "View": view, **_row_helpers(name, rules, view)}
-    return Kernels(**{key: njit(_bind(loop, suffix, bindings), parallel=parallel)
+    return Kernels(**{key: njit(_bind(loop, suffix, bindings), parallel=parallel, _nrt=True)
                       for key, loop in _LOOPS.items()})

@@ -19,6 +19,15 @@ The cache root is ``$TRADEWINDS_CACHE_DIR``, else ``$NUMBA_CACHE_DIR``, else
 directory when that one cannot be written (a read-only home); ``python -m envs.compile``
 fills it ahead of time.
 
+Reference counting: numba counts the references to every array that a compiled function
+takes (an atomic add on entry and a subtract on exit for each), and a rules function takes
+the whole state, 40-odd arrays. Measured on batavia, those counts were 64% of a step. So
+``njit`` compiles without numba's runtime (``_nrt=False``): arrays are borrowed, never
+counted, and a rules function cannot allocate one; it takes the small arrays it works in
+from ``local_zeros`` (its own stack frame). The batch loops, which take the state's arrays
+from Python, and a function that hands a new array back to Python ask for the runtime with
+``njit(_nrt=True)``.
+
 Under ``NUMBA_DISABLE_JIT=1`` the same functions run as plain Python (debugging, coverage).
 """
 
@@ -26,6 +35,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import math
 import os
 import sys
 import tempfile
@@ -35,7 +45,12 @@ from pathlib import Path
 from typing import Any
 
 import numba
-from numba.core import caching, config
+import numpy as np
+from numba.core import caching, cgutils, config
+from numba.core import types as nbtypes
+from numba.core.errors import TypingError
+from numba.extending import lower_builtin, type_callable
+from numba.np.arrayobj import make_array, populate_array
 
 PACKAGE = Path(__file__).resolve().parents[1]  # the envs package
 THREADS_VARIABLE = "TRADEWINDS_THREADS"
@@ -146,13 +161,67 @@ _install_locator()
 
 
 def njit(function: Callable | None = None, **options: Any) -> Any:
-    """``numba.njit`` with the disk cache on (``@njit`` or ``@njit(parallel=True)``)."""
+    """``numba.njit`` with the disk cache on and numba's runtime off (``@njit``, or
+    ``@njit(parallel=True, _nrt=True)``; the module docstring says why)."""
     options.setdefault("cache", True)
+    options.setdefault("_nrt", False)
     if function is None:
         return functools.partial(njit, **options)
     if not hasattr(function, _MARK):
         setattr(function, _MARK, ())
     return numba.njit(**options)(function)
+
+
+def local_zeros(shape: int | tuple[int, ...], dtype: Any) -> np.ndarray:
+    """A zeroed C-ordered array of ``shape`` (constant ints: module-level names or literals)
+    in the frame of the compiled function that asks for it: on its stack, no allocation,
+    no reference count. Never return it or keep it past the call (but a function inlined
+    into its caller, ``njit(inline="always")``, has the caller's frame). From plain Python,
+    and under NUMBA_DISABLE_JIT, it is ``np.zeros``."""
+    return np.zeros(shape, dtype)
+
+
+def _literal_dims(shape: nbtypes.Type) -> tuple[int, ...] | None:
+    if isinstance(shape, nbtypes.IntegerLiteral):
+        return (shape.literal_value,)
+    if isinstance(shape, nbtypes.BaseTuple) and all(
+            isinstance(t, nbtypes.IntegerLiteral) for t in shape.types):
+        return tuple(t.literal_value for t in shape.types)
+    return None
+
+
+@type_callable(local_zeros)
+def _type_local_zeros(context: Any) -> Callable:
+    def typer(shape: nbtypes.Type, dtype: nbtypes.Type) -> nbtypes.Type | None:
+        dims = _literal_dims(shape)
+        if dims is None:  # numba tries the plain types, then the literal ones
+            raise TypingError(f"local_zeros: the shape must be constant ints (module-level "
+                              f"names of this module or literals), got {shape}")
+        if isinstance(dtype, nbtypes.NumberClass):
+            return nbtypes.Array(dtype.instance_type, len(dims), "C")
+        if isinstance(dtype, nbtypes.DType):
+            return nbtypes.Array(dtype.dtype, len(dims), "C")
+        return None
+
+    return typer
+
+
+@lower_builtin(local_zeros, nbtypes.Any, nbtypes.Any)
+def _lower_local_zeros(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+    array_type = signature.return_type
+    dims = _literal_dims(signature.args[0])
+    data_type = context.get_data_type(array_type.dtype)
+    itemsize = context.get_abi_sizeof(data_type)
+    count = max(math.prod(dims), 1)
+    data = cgutils.alloca_once(builder, data_type, size=count)  # in the entry block
+    cgutils.memset(builder, data, context.get_constant(nbtypes.intp, count * itemsize), 0)
+    strides = [itemsize * math.prod(dims[k + 1:]) for k in range(len(dims))]
+    array = make_array(array_type)(context, builder)
+    populate_array(array, data=data,
+                   shape=[context.get_constant(nbtypes.intp, d) for d in dims],
+                   strides=[context.get_constant(nbtypes.intp, s) for s in strides],
+                   itemsize=context.get_constant(nbtypes.intp, itemsize), meminfo=None)
+    return array._getvalue()
 
 
 def specialise(function: Callable, suffix: str, **bindings: Callable) -> Callable:

@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.core.jit import njit
+from envs.core.jit import local_zeros, njit
+
+MAX_PERMUTATION = 256  # the longest permutation ``next_permutation`` draws (its keys' room)
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -117,10 +119,27 @@ def next_integer(rng: np.ndarray, r: int, high: int) -> int:
 
 
 @njit
+def argsort_into(keys: np.ndarray, out: np.ndarray) -> None:
+    """The stable ascending order of ``keys`` into ``out`` (as ``np.argsort(keys,
+    kind="stable")``), by insertion: no room to allocate, and the rules sort at most a deck
+    of cards, rarely."""
+    for i in range(keys.shape[0]):
+        key = keys[i]
+        j = i
+        while j > 0 and keys[out[j - 1]] > key:
+            out[j] = out[j - 1]
+            j -= 1
+        out[j] = i
+
+
+@njit
 def next_permutation(rng: np.ndarray, r: int, out: np.ndarray) -> None:
     """A uniform permutation of ``range(len(out))`` into ``out`` (as ``permutation``): the
     order of ``len(out)`` words, drawn in one go."""
-    keys = np.empty(out.shape[0], dtype=np.uint64)
-    for j in range(out.shape[0]):
+    n = out.shape[0]
+    if n > MAX_PERMUTATION:
+        raise ValueError("next_permutation: longer than MAX_PERMUTATION")
+    keys = local_zeros(MAX_PERMUTATION, np.uint64)[:n]
+    for j in range(n):
         keys[j] = next_word(rng, r)
-    out[:] = np.argsort(keys, kind="mergesort")
+    argsort_into(keys, out)

@@ -16,8 +16,9 @@ from __future__ import annotations
 import numpy as np
 
 from envs.batavia.data import CARDS_PER_COMPANY, NUM_CARDS, NUM_COMPANIES
-from envs.core.jit import njit
-from envs.core.rng import next_word
+from envs.batavia.state import GENERATION_SLOTS
+from envs.core.jit import local_zeros, njit
+from envs.core.rng import argsort_into, next_word
 
 _OLDEST = np.iinfo(np.int16).max
 
@@ -48,16 +49,17 @@ def reshuffle(s, r):
     """Chance (§5.9, §9.6): the discard pile, shuffled by 110 words, becomes the draw pile of
     a new generation. Only called when the draw pile is empty."""
     discard = s.discard[r]
-    listed = np.empty(NUM_CARDS, np.int8)
+    listed = local_zeros(NUM_CARDS, np.int8)
     size = 0
     for c in range(NUM_COMPANIES):
         for _ in range(discard[c]):
             listed[size] = c
             size += 1
-    keys = np.empty(NUM_CARDS, np.uint64)
+    keys = local_zeros(NUM_CARDS, np.uint64)
     for j in range(NUM_CARDS):  # all 110 words are drawn, whatever the size
         keys[j] = word32(s, r)
-    order = np.argsort(keys[:size], kind="mergesort")  # first: the top of the new pile
+    order = local_zeros(NUM_CARDS, np.int64)
+    argsort_into(keys[:size], order)  # first: the top of the new pile
     deck = s.deck[r]
     for j in range(NUM_CARDS):
         deck[j] = listed[order[size - 1 - j]] if j < size else -1  # bottom first
@@ -77,14 +79,15 @@ def _new_generation(s, r):
     unknown = s.unknown[r]
     gen_id = s.gen_id[r]
     slots = gen_id.shape[0]
-    live = np.zeros(slots, np.bool_)
+    live = local_zeros(GENERATION_SLOTS, np.bool_)
     for g in range(slots):
         for p in range(unknown.shape[0]):
             for c in range(NUM_COMPANIES):
                 if unknown[p, g, c] > 0:
                     live[g] = True
     if live.all():
-        order = np.argsort(gen_id, kind="mergesort")
+        order = local_zeros(GENERATION_SLOTS, np.int64)
+        argsort_into(gen_id, order)
         oldest, second = order[0], order[1]
         for p in range(unknown.shape[0]):
             for c in range(NUM_COMPANIES):
@@ -116,8 +119,8 @@ def take_cards(s, r, n, first, second):
 @njit
 def draw_to_hand(s, r, seat, n):
     """``seat`` draws ``n`` cards face down (§5.3 DRAW); the drawer sees them."""
-    first = np.zeros(NUM_COMPANIES, np.int8)
-    second = np.zeros(NUM_COMPANIES, np.int8)
+    first = local_zeros(NUM_COMPANIES, np.int8)
+    second = local_zeros(NUM_COMPANIES, np.int8)
     old_slot = take_cards(s, r, n, first, second)
     new_slot = s.pile_slot[r]
     for c in range(NUM_COMPANIES):

@@ -51,7 +51,8 @@ from envs.batavia.state import (
     TURN_OVER,
     Phase,
 )
-from envs.core.jit import njit
+from envs.core.jit import local_zeros, njit
+from envs.core.rng import argsort_into
 
 SETUP_WORDS = 181  # §9.6
 _BLOCK = NUM_SPACES // NUM_BLOCKS  # 5 spaces a block
@@ -90,14 +91,16 @@ def _deal_route(s, r, words):
     order of words 7c .. 7c + 6, its k-th to block k; block k's tiles, listed by company,
     in the order of its 5 words onto its spaces."""
     if s.params[P_OPEN_VARIANT] != 0 and s.params[P_RANDOM_LAYOUT] == 0:
-        s.route[r, :] = _FIXED_LAYOUT
+        for space in range(NUM_SPACES):
+            s.route[r, space] = _FIXED_LAYOUT[space]
         return
-    stacks = np.empty((NUM_COMPANIES, NUM_GOODS), np.int64)
+    stacks = local_zeros((NUM_COMPANIES, NUM_GOODS), np.int64)
     for c in range(NUM_COMPANIES):
-        stacks[c] = np.argsort(words[NUM_GOODS * c:NUM_GOODS * (c + 1)], kind="mergesort")
+        argsort_into(words[NUM_GOODS * c:NUM_GOODS * (c + 1)], stacks[c])
     base = NUM_GOODS * NUM_COMPANIES
+    places = local_zeros(_BLOCK, np.int64)
     for k in range(NUM_BLOCKS):
-        places = np.argsort(words[base + _BLOCK * k:base + _BLOCK * (k + 1)], kind="mergesort")
+        argsort_into(words[base + _BLOCK * k:base + _BLOCK * (k + 1)], places)
         for j in range(_BLOCK):
             c = places[j]
             s.route[r, _BLOCK * k + j] = NUM_GOODS * c + stacks[c, k]
@@ -108,13 +111,14 @@ def init_row(s, r):
     """Set up row ``r`` (§3): the route, the shuffled cards dealt 10 a seat, the pile, the
     first auctioneer; then the first round starts."""
     players = s.coins.shape[1]
-    words = np.empty(SETUP_WORDS, np.uint64)
+    words = local_zeros(SETUP_WORDS, np.uint64)
     for j in range(SETUP_WORDS):
         words[j] = word32(s, r)
     _deal_route(s, r, words)
     lay_route(s, r)
     base = 2 * NUM_GOODS * NUM_COMPANIES
-    order = np.argsort(words[base:base + NUM_CARDS], kind="mergesort")  # first: the top
+    order = local_zeros(NUM_CARDS, np.int64)
+    argsort_into(words[base:base + NUM_CARDS], order)  # first: the top
     dealt = START_HAND * players
     for i in range(dealt):
         c = _CARD_COMPANY[order[i]]
@@ -296,7 +300,7 @@ def _pirates(s, r):
     threshold = s.params[P_THRESHOLD]
     cubes = s.cubes[r]
     while s.cannon[r] >= threshold:
-        most = cubes.max()
+        most = cubes[np.argmax(cubes)]
         cannon = 0
         for c in range(NUM_COMPANIES):
             if cubes[c] == most:
@@ -317,8 +321,8 @@ def start_round(s, r):
     die = 1 + ((word32(s, r) * np.uint64(6)) >> np.uint64(32))
     s.die[r] = die
     s.turn[r] = 0
-    first = np.zeros(NUM_COMPANIES, np.int8)
-    second = np.zeros(NUM_COMPANIES, np.int8)
+    first = local_zeros(NUM_COMPANIES, np.int8)
+    second = local_zeros(NUM_COMPANIES, np.int8)
     take_cards(s, r, np.int64(die), first, second)
     lot = 0
     for c in range(NUM_COMPANIES):
@@ -342,7 +346,9 @@ def _begin_turn(s, r):
 def _final_scoring(s, r):
     """FINAL_SCORING (§7 steps 1-2): the hands go onto the displays and the seals are
     recounted; the game is over (truncated at the round cap without the goal taken)."""
-    s.display[r] += s.hand[r]
+    for p in range(s.hand.shape[1]):
+        for c in range(NUM_COMPANIES):
+            s.display[r, p, c] += s.hand[r, p, c]
     s.hand[r] = 0
     s.known[r] = 0
     s.unknown[r] = 0

@@ -25,7 +25,7 @@ from envs.batavia.state import (
     PLAY_CARD,
     Phase,
 )
-from envs.core.jit import njit
+from envs.core.jit import local_zeros, njit
 
 NUM_ACTIONS = ACTIONS.size
 NUM_BIDS = ACTIONS.BID.size
@@ -140,8 +140,8 @@ def forced(s, r, mask):
     phase = s.phase[r]
     if phase != Phase.TURN_START and phase != Phase.PLAYING:
         return True
-    hand = np.empty(NUM_COMPANIES, np.int8)
+    hand = local_zeros(NUM_COMPANIES, np.int8)
     public_hand(s, r, s.current_player[r], hand)
-    bound = np.zeros(NUM_ACTIONS, np.bool_)
+    bound = local_zeros(NUM_ACTIONS, np.bool_)
     legal_with(s, r, bound, hand)
     return bound.sum() == 1

@@ -8,9 +8,10 @@ import numpy as np
 
 from envs.batavia.data import NUM_COMPANIES
 from envs.batavia.rules import cards, effects, legal, scoring
+from envs.batavia.rules.legal import NUM_ACTIONS
 from envs.batavia.state import BataviaState
 from envs.core.compiled import CompiledGame
-from envs.core.jit import njit
+from envs.core.jit import local_zeros, njit
 
 
 @njit
@@ -37,7 +38,7 @@ def _companies_rows(s, rows, seats, hands, potential, ahead):
 
 @njit
 def _forced_rows(s, rows, out):
-    mask = np.zeros(legal.NUM_ACTIONS, np.bool_)
+    mask = local_zeros(NUM_ACTIONS, np.bool_)
     for i in range(rows.shape[0]):
         mask[:] = False
         legal.legal(s, rows[i], mask)

@@ -13,15 +13,17 @@ from envs.batavia.data import (
     GOAL_GOLD,
     GOOD_TIE_VALUE,
     GOOD_VALUE,
+    MAX_PLAYERS,
     MOST_COINS_GOLD,
     MOST_COINS_TIE_GOLD,
     NUM_COMPANIES,
     NUM_GOODS,
     SEAL_GOLD,
 )
-from envs.core.jit import njit
+from envs.core.jit import local_zeros, njit
 
 PARTS = ("exchange", "warehouses", "coins", "goal", "seals")
+NUM_PARTS = len(PARTS)
 _GOOD_VALUE = GOOD_VALUE.astype(np.int64)
 _GOOD_TIE_VALUE = GOOD_TIE_VALUE.astype(np.int64)
 
@@ -31,13 +33,13 @@ def score_parts_row(s, r, out):
     """Each part of the §7 score of every seat into ``out`` (5, P) int64, in ``PARTS``
     order, on row ``r`` as it stands."""
     players = s.coins.shape[1]
-    crates = np.zeros((players, NUM_GOODS), np.int64)
+    crates = local_zeros((MAX_PLAYERS, NUM_GOODS), np.int64)  # seats past P stay 0
     for g in range(NUM_GOODS):
         for c in range(NUM_COMPANIES):
             owner = s.warehouse[r, g, c]
             if owner >= 0:
                 crates[owner, g] += 1
-    richest = s.coins[r].max()
+    richest = s.coins[r, np.argmax(s.coins[r])]
     rich = 0
     for p in range(players):
         rich += s.coins[r, p] == richest
@@ -45,7 +47,7 @@ def score_parts_row(s, r, out):
         out[0, p] = s.gold[r, p]
         warehouses = 0
         for g in range(NUM_GOODS):
-            most = crates[:, g].max()
+            most = crates[np.argmax(crates[:, g]), g]
             if most > 0 and crates[p, g] == most:
                 leaders = 0
                 for q in range(players):
@@ -66,16 +68,16 @@ def score_parts_row(s, r, out):
 @njit
 def score_row(s, r, out):
     """The gold of §7 of every seat into ``out`` (P,) float64 (the driver's ``score_row``)."""
-    parts = np.zeros((len(PARTS), out.shape[0]), np.int64)
+    parts = local_zeros((NUM_PARTS, MAX_PLAYERS), np.int64)
     score_parts_row(s, r, parts)
-    for p in range(out.shape[0]):
+    for p in range(s.coins.shape[1]):
         out[p] = parts[:, p].sum()
 
 
 @njit
 def ranking(s, r, keys):
     """The ranking keys (P, 1): the score (ties share, design.md)."""
-    out = np.zeros(keys.shape[0], np.float64)
+    out = local_zeros(MAX_PLAYERS, np.float64)
     score_row(s, r, out)
     for p in range(keys.shape[0]):
         keys[p, 0] = out[p]

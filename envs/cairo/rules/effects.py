@@ -52,8 +52,8 @@ from envs.cairo.rules.legal import (
 )
 from envs.cairo.rules.scoring import award_expansion, end_triggered, pay_lure
 from envs.cairo.state import ACTIONS, P_AUTO_PAY, P_MAX_TURNS, Phase, Stage, StepEnd, Verb
-from envs.core.jit import njit
-from envs.core.rng import next_integer, next_permutation, next_word
+from envs.core.jit import local_zeros, njit
+from envs.core.rng import argsort_into, next_integer, next_permutation, next_word
 
 _NONE = -1
 
@@ -85,11 +85,11 @@ _TURN_VERB, _TURN_COLOUR, _TURN_PHASE = _turn_tables()
 def init_row(s, r):
     """A new game: the draw pile shuffled, the customers drawn from the bag onto their
     start cells, the start player drawn, the opening deal, and the first placement."""
-    order = np.empty(NUM_CARDS, np.int64)
+    order = local_zeros(NUM_CARDS, np.int64)
     next_permutation(s.rng, r, order)
     for k in range(NUM_CARDS):
         s.deck[r, k] = CARD_ID_TYPE[order[k]]  # bottom first
-    bag = np.empty(NUM_COLOURS, np.int64)
+    bag = local_zeros(NUM_COLOURS, np.int64)
     next_permutation(s.rng, r, bag)  # customer colours in draw order
     players = s.hand.shape[1]
     start = next_integer(s.rng, r, players)
@@ -168,12 +168,12 @@ def _choice(s, r, mask):
 def _placement_possible(s, r):
     """The pending placement has a legal option: a colour to place (setup), a cell for the
     neutral stall."""
-    mask = np.zeros(NUM_ACTIONS, np.bool_)
+    mask = local_zeros(NUM_ACTIONS, np.bool_)
     seat = s.current_player[r]
     if s.stage[r] == Stage.SETUP:
         legal_place_colour(s, r, mask, s.hand[r, seat], s.money[r, seat])
         return mask.any()
-    options = np.empty((NUM_CELLS, 4), np.bool_)
+    options = local_zeros((NUM_CELLS, 4), np.bool_)
     stall_options(s, r, s.hand[r, seat], s.money[r, seat], options)
     return options.any()
 
@@ -252,18 +252,20 @@ def _reshuffle(s, r):
     """Chance (R27): the discard pile, shuffled, becomes the draw pile: the cards sorted by
     type, in the order of one 64-bit key each (all NUM_CARDS keys drawn)."""
     total = s.discard[r].sum()
-    ordered = np.full(NUM_CARDS, NUM_CARD_TYPES, np.int64)
+    ordered = local_zeros(NUM_CARDS, np.int64)
+    ordered[:] = NUM_CARD_TYPES
     k = 0
     for t in range(s.discard.shape[1]):
         for _ in range(s.discard[r, t]):
             ordered[k] = t
             k += 1
-    keys = np.empty(NUM_CARDS, np.uint64)
+    keys = local_zeros(NUM_CARDS, np.uint64)
     for j in range(NUM_CARDS):
         keys[j] = next_word(s.rng, r)
         if j >= total:
             keys[j] = np.uint64(0xFFFFFFFFFFFFFFFF)
-    order = np.argsort(keys, kind="mergesort")
+    order = local_zeros(NUM_CARDS, np.int64)
+    argsort_into(keys, order)
     for j in range(NUM_CARDS):
         s.deck[r, j] = ordered[order[j]] if j < total else _NONE
     s.deck_size[r] = total
@@ -458,9 +460,9 @@ def apply_payment(s, r, action):
 
 @njit
 def apply_lure_target(s, r, action):
-    cells = np.empty(NUM_OWNERS, np.int64)
-    legal = np.empty(NUM_OWNERS, np.bool_)
-    cost = np.empty(NUM_OWNERS, np.int64)
+    cells = local_zeros(NUM_OWNERS, np.int64)
+    legal = local_zeros(NUM_OWNERS, np.bool_)
+    cost = local_zeros(NUM_OWNERS, np.int64)
     lure_options(s, r, cells, legal, cost)
     target = action - CELL
     slot = 0
@@ -493,7 +495,7 @@ def apply_draw_source(s, r, action):
         s.barkers[r, seat] += 1
     s.draws_left[r] -= 1
     if s.draws_left[r] > 0:
-        sources = np.zeros(NUM_ACTIONS, np.bool_)
+        sources = local_zeros(NUM_ACTIONS, np.bool_)
         legal_draw_source(s, r, sources, s.hand[r, seat], s.money[r, seat])
         if sources.any():
             return

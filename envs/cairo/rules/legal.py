@@ -25,7 +25,7 @@ from envs.cairo.data import (
 from envs.cairo.rules import cards, placement
 from envs.cairo.rules.lure import lure_available, lure_options
 from envs.cairo.state import ACTIONS, P_MOVE_REQUIRES_BLOCKED, P_REVEAL_MONEY, Phase, Stage, Verb
-from envs.core.jit import njit
+from envs.core.jit import local_zeros, njit
 
 NEW, EXPAND, MOVE, LURE = (ACTIONS.NEW.start, ACTIONS.EXPAND.start, ACTIONS.MOVE.start,
                            ACTIONS.LURE.start)
@@ -103,7 +103,7 @@ def stall_options(s, r, hand, money, out):
     bool: a cell it may stand on by area and section where the board takes a stall."""
     reach = placement.new_reach()
     _stall_board(s, r, reach)
-    cells = np.empty(NUM_CELLS, np.bool_)
+    cells = local_zeros(NUM_CELLS, np.bool_)
     _stall_cells(s, r, reach, _stall_sections(s, r, hand, money), cells)
     dirs = reach.dirs
     for k in range(NUM_CELLS):
@@ -113,7 +113,7 @@ def stall_options(s, r, hand, money, out):
 
 @njit
 def legal_stall_cell(s, r, mask, hand, money):
-    options = np.empty((NUM_CELLS, 4), np.bool_)
+    options = local_zeros((NUM_CELLS, 4), np.bool_)
     stall_options(s, r, hand, money, options)
     for k in range(NUM_CELLS):
         mask[CELL + k] = options[k].any()
@@ -125,7 +125,7 @@ def legal_stall_dir(s, r, mask, hand, money):
     and the chosen cell's section is one (D2 offered it)."""
     reach = placement.new_reach()
     _stall_board(s, r, reach)
-    cells = np.empty(NUM_CELLS, np.bool_)
+    cells = local_zeros(NUM_CELLS, np.bool_)
     _stall_cells(s, r, reach, _stall_sections(s, r, hand, money), cells)
     k = s.target[r]
     for d in range(4):
@@ -141,8 +141,8 @@ def legal_turn(s, r, mask, hand, money):
     reach = placement.new_reach()
     placement.load_board(s, r, reach)
     placement.analyse(s, r, reach)
-    new_sections = np.empty(NUM_COLOURS, np.int64)
-    expand_sections = np.empty(NUM_COLOURS, np.int64)
+    new_sections = local_zeros(NUM_COLOURS, np.int64)
+    expand_sections = local_zeros(NUM_COLOURS, np.int64)
     placement.new_sections(s, r, reach, new_sections)
     placement.expand_sections(reach, seat, expand_sections)
     main = s.stage[r] == Stage.MAIN
@@ -183,7 +183,7 @@ def legal_expand_cell(s, r, mask, hand, money):
     placement.analyse(s, r, reach)
     cost = s.group_size[r, seat, colour] + 1
     cover = cards.build_cover(hand, money, colour, cost)
-    colours = np.empty(NUM_CELLS, np.int64)
+    colours = local_zeros(NUM_CELLS, np.int64)
     placement.expansion_cells(reach, seat, colours)
     for k in range(NUM_CELLS):
         mask[CELL + k] = colours[k] >> colour & 1 == 1 and cover >> SECTION_OF[k] & 1 == 1
@@ -223,9 +223,9 @@ def legal_payment(s, r, mask, hand, money):
 @njit
 def legal_lure_target(s, r, mask, hand, money):
     """D10: the entrances the customer may be lured to."""
-    cells = np.empty(NUM_OWNERS, np.int64)
-    legal = np.empty(NUM_OWNERS, np.bool_)
-    cost = np.empty(NUM_OWNERS, np.int64)
+    cells = local_zeros(NUM_OWNERS, np.int64)
+    legal = local_zeros(NUM_OWNERS, np.bool_)
+    cost = local_zeros(NUM_OWNERS, np.int64)
     lure_options(s, r, cells, legal, cost)
     for owner in range(NUM_OWNERS):
         if legal[owner]:
@@ -293,9 +293,9 @@ def forced(s, r, mask):
     if phase == Phase.CARD_MODE and not (cards.hand_known(s, r)
                                          and s.params[P_REVEAL_MONEY] != 0):
         return False
-    hand = np.empty(NUM_CARD_TYPES, np.int8)
-    money = np.empty(NUM_COLOURS, np.int16)
+    hand = local_zeros(NUM_CARD_TYPES, np.int8)
+    money = local_zeros(NUM_COLOURS, np.int16)
     cards.public_holdings(s, r, hand, money)
-    bound = np.zeros(NUM_ACTIONS, np.bool_)
+    bound = local_zeros(NUM_ACTIONS, np.bool_)
     legal_with(s, r, bound, hand, money)
     return bound.sum() == 1

@@ -7,7 +7,7 @@ import numpy as np
 
 from envs.cairo.board import board_bits, walk_distances_row
 from envs.cairo.data import NUM_COLOURS, NUM_OWNERS
-from envs.core.jit import njit
+from envs.core.jit import local_zeros, njit
 
 
 @njit(inline="always")
@@ -42,14 +42,14 @@ def lure_options(s, r, cells, legal, cost):
     are candidates strictly nearer (ties are the active seat's choice)."""
     seat = s.current_player[r]
     colour = s.colour[r]
-    walk = np.empty(4, np.uint64)
-    targets = np.empty(4, np.uint64)
+    walk = local_zeros(4, np.uint64)
+    targets = local_zeros(4, np.uint64)
     board_bits(s.tile[r], s.entrance[r], s.customer[r], walk, targets)
-    valid = np.empty(NUM_OWNERS, np.bool_)
+    valid = local_zeros(NUM_OWNERS, np.bool_)
     for owner in range(NUM_OWNERS):
         cells[owner] = s.entrance_cell[r, owner, colour]
         valid[owner] = entrance_free(s, r, cells[owner])
-    dist = np.empty(NUM_OWNERS, np.int32)
+    dist = local_zeros(NUM_OWNERS, np.int32)
     walk_distances_row(walk, s.customer[r, colour], cells, valid, dist)
     for owner in range(NUM_OWNERS):
         valid[owner] &= dist[owner] >= 0

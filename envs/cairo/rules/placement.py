@@ -25,7 +25,7 @@ from envs.cairo.data import (
     SECTION,
     SETUP_SECTION_LIMIT,
 )
-from envs.core.jit import njit
+from envs.core.jit import local_zeros, njit
 
 SECTION_OF = SECTION.astype(np.int64)
 
@@ -52,22 +52,24 @@ class Reach(NamedTuple):
     main: np.ndarray  # (9,) int64 the colour set of the main stalls (any owner) per section
 
 
-@njit
+@njit(inline="always")
 def new_reach():
-    """Scratch for one board's analysis."""
-    return Reach(np.empty(NUM_CELLS, np.int8), np.empty(NUM_CELLS, np.int8),
-                 np.empty(NUM_CELLS, np.bool_), np.empty(4, np.uint64),
-                 np.empty(4, np.uint64), np.empty(NUM_CELLS, np.bool_),
-                 np.empty(NUM_CELLS, np.bool_), np.empty((NUM_CELLS, 4), np.bool_),
-                 np.empty((NUM_CELLS, 4), np.bool_), np.empty(NUM_CELLS, np.bool_),
-                 np.empty(NUM_SECTIONS, np.int64))
+    """Scratch for one board's analysis, in the frame of the compiled function that asks
+    (this one is inlined there)."""
+    return Reach(local_zeros(NUM_CELLS, np.int8), local_zeros(NUM_CELLS, np.int8),
+                 local_zeros(NUM_CELLS, np.bool_), local_zeros(4, np.uint64),
+                 local_zeros(4, np.uint64), local_zeros(NUM_CELLS, np.bool_),
+                 local_zeros(NUM_CELLS, np.bool_), local_zeros((NUM_CELLS, 4), np.bool_),
+                 local_zeros((NUM_CELLS, 4), np.bool_), local_zeros(NUM_CELLS, np.bool_),
+                 local_zeros(NUM_SECTIONS, np.int64))
 
 
 @njit
 def load_board(s, r, reach):
     """Copy row ``r``'s tiles, entrances and customers into ``reach``."""
-    reach.tile[:] = s.tile[r]
-    reach.entrance[:] = s.entrance[r]
+    for k in range(NUM_CELLS):  # an array copy would need numba's runtime
+        reach.tile[k] = s.tile[r, k]
+        reach.entrance[k] = s.entrance[r, k]
     reach.customers[:] = False
     for c in range(NUM_COLOURS):
         if s.customer[r, c] >= 0:
@@ -129,7 +131,7 @@ def open_colours(main, k):
 def setup_sections(stall_cell):
     """§5.9.1: the 9-bit set of the sections holding fewer than two main stalls (any owner,
     neutral included), where a setup or neutral stall may go."""
-    counts = np.zeros(NUM_SECTIONS, np.int64)
+    counts = local_zeros(NUM_SECTIONS, np.int64)
     for owner in range(stall_cell.shape[0]):
         for c in range(NUM_COLOURS):
             if stall_cell[owner, c] >= 0:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.core.jit import njit
+from envs.core.jit import local_zeros, njit
 from envs.core.rng import next_integer, next_permutation
 from envs.discoveries.data import (
     COINS_ACTION,
@@ -79,15 +79,15 @@ def init_row(s, r):
     and 5, the contracts, the tasks and the flagships."""
     players = s.coins.shape[1]
     start = next_integer(s.rng, r, players)
-    ships = np.empty(NUM_SHIPS, np.int64)
+    ships = local_zeros(NUM_SHIPS, np.int64)
     next_permutation(s.rng, r, ships)
     first_at = next_integer(s.rng, r, FIRST_PILE_SHIPS + 1)
     final_at = next_integer(s.rng, r, FINAL_PILE_SHIPS + 1)
-    contracts = np.empty(NUM_CONTRACTS, np.int64)
+    contracts = local_zeros(NUM_CONTRACTS, np.int64)
     next_permutation(s.rng, r, contracts)
-    tasks = np.empty(NUM_TASK_KINDS, np.int64)
+    tasks = local_zeros(NUM_TASK_KINDS, np.int64)
     next_permutation(s.rng, r, tasks)
-    flags = np.empty(NUM_FLAGSHIPS, np.int64)
+    flags = local_zeros(NUM_FLAGSHIPS, np.int64)
     next_permutation(s.rng, r, flags)
     s.start_player[r] = start
     s.current_player[r] = start

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from envs.core.compiled import CompiledGame
-from envs.core.jit import njit
+from envs.core.jit import local_zeros, njit
 from envs.discoveries.data import NUM_EXPEDITIONS, NUM_TASK_KINDS, NUM_TYPES
 from envs.discoveries.rules import legal, scoring
 from envs.discoveries.state import PLAYED, DiscoveriesState
@@ -66,7 +66,7 @@ def voyage_timers(state: DiscoveriesState) -> np.ndarray:
 
 @njit
 def _expedition_picks_rows(s, rows, out):
-    mask = np.zeros(NUM_ACTIONS, np.bool_)
+    mask = local_zeros(NUM_ACTIONS, np.bool_)
     for i in range(rows.shape[0]):
         r = rows[i]
         flags = 1 << int(s.flag_id[r, s.current_player[r]])
@@ -79,7 +79,7 @@ def _expedition_picks_rows(s, rows, out):
 
 @njit
 def _forced_rows(s, rows, out):
-    mask = np.zeros(NUM_ACTIONS, np.bool_)
+    mask = local_zeros(NUM_ACTIONS, np.bool_)
     for i in range(rows.shape[0]):
         mask[:] = False
         legal.legal(s, rows[i], mask)

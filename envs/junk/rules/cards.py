@@ -33,7 +33,8 @@ def search(s, r, seat, pile):
     for card in range(NUM_SPECIAL_CARDS):
         if loc[card] == pile:
             keys[card] = key
-    s.seen[r, seat, pile, :] = s.pile_cards[r, pile]
+    for t in range(NUM_SPECIAL_TYPES):
+        s.seen[r, seat, pile, t] = s.pile_cards[r, pile, t]
     s.revealed[r, seat] = True
 
 
@@ -64,7 +65,8 @@ def take(s, r, seat, pile, kind):
         s.hidden[r, seat] += 1
     s.taken[r, seat, pile] += 1
     s.card_key[r, seat, card] = TAKEN
-    s.seen[r, seat, pile, :] = s.pile_cards[r, pile]
+    for t in range(NUM_SPECIAL_TYPES):
+        s.seen[r, seat, pile, t] = s.pile_cards[r, pile, t]
     s.revealed[r, :] = True
 
 

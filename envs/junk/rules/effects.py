@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.core.jit import njit
+from envs.core.jit import local_zeros, njit
 from envs.core.rng import next_permutation
 from envs.junk.data import (
     GOODS_ANY,
@@ -27,6 +27,7 @@ from envs.junk.data import (
     LAST_ROUND_YUAN,
     LOAD_ONE,
     MARKET_CARDS,
+    MAX_PLAYERS,
     MERCHANT_LOAD_SIZE,
     MERCHANT_START,
     MINIMUM_TAKE,
@@ -41,6 +42,7 @@ from envs.junk.data import (
     NUM_SPECIAL_CARDS,
     NUM_SPECIAL_TYPES,
     PILE_SIZES,
+    SLOTS,
     SPECIAL_COUNTS,
     WIN_TIES,
 )
@@ -79,6 +81,7 @@ EXTRA_KIND = np.concatenate([np.full(NUM_JUNKS, K_LOAD), np.full(NUM_JUNKS, K_GO
                              np.full(NUM_JUNKS, K_MONEY),
                              np.full(MOVE_SRC.size, -1)]).astype(np.int64)
 NUM_TURN = A_GOODS  # every action of a Phase-2 turn but DONE: 0..47
+MAX_DEAL = HAND_START * MAX_PLAYERS  # the goods cards dealt at the most seats
 
 
 def _initial_cargo() -> np.ndarray:
@@ -101,18 +104,18 @@ def init_row(s, r):
     merchants too in the variable setup); then the strips of the fixed setup and round 1, or
     the variable setup's first placement."""
     players = s.hand.shape[1]
-    market = np.empty(NUM_MARKET_CARDS, np.int64)
+    market = local_zeros(NUM_MARKET_CARDS, np.int64)
     next_permutation(s.rng, r, market)
     for k in range(NUM_MARKET_CARDS):
         s.market_order[r, k] = market[k]
-    order = np.empty(NUM_SPECIAL_CARDS, np.int64)
+    order = local_zeros(NUM_SPECIAL_CARDS, np.int64)
     next_permutation(s.rng, r, order)
     for card in range(NUM_SPECIAL_CARDS):
         kind = CARD_TYPES[order[card]]
         s.card_type[r, card] = kind
         s.pile_cards[r, PILE_OF_CARD[card], kind] += 1
     dealt = 2 * players  # D cards of each type (§3, item 5)
-    deal = np.empty(NUM_GOODS * dealt, np.int64)
+    deal = local_zeros(MAX_DEAL, np.int64)[:NUM_GOODS * dealt]
     next_permutation(s.rng, r, deal)
     for k in range(deal.shape[0]):
         s.hand[r, k // HAND_START, deal[k] // dealt] += 1
@@ -120,7 +123,7 @@ def init_row(s, r):
         s.stack[r, g] = GOODS_PER_TYPE - dealt
     s.revealed[r, :] = True  # every seat sees its own hand
     if s.params[P_VARIABLE]:
-        junks = np.empty(NUM_JUNKS, np.int64)
+        junks = local_zeros(NUM_JUNKS, np.int64)
         next_permutation(s.rng, r, junks)
         for m in range(NUM_MERCHANTS):
             s.merchant_junk[r, m] = junks[m]
@@ -131,7 +134,8 @@ def init_row(s, r):
     for m in range(NUM_MERCHANTS):
         s.merchant_junk[r, m] = MERCHANT_START[m]
     for j in range(NUM_JUNKS):
-        s.cargo[r, j, 0, :] = START_CARGO[players, j]
+        for slot in range(SLOTS):
+            s.cargo[r, j, 0, slot] = START_CARGO[players, j, slot]
         s.height[r, j] = 0
         hold.refresh(s, r, j)
     flow.start_round(s, r)
@@ -329,13 +333,13 @@ def _resolve(s, r):
     the resolution), bid cards back on the stacks, the "last reveal" written; then the S
     award, the next bidding round or the end of the round."""
     players = s.hand.shape[1]
-    amount = np.zeros((players, NUM_GOODS), np.int64)
+    amount = local_zeros((MAX_PLAYERS, NUM_GOODS), np.int64)  # seats past P stay 0
     for p in range(players):
         bid = s.pending[r, p]
         if bid >= A_BID:
             amount[p, (bid - A_BID) // MAX_BID] = (bid - A_BID) % MAX_BID + 1
     price = MARKET_CARDS[s.market_order[r, s.round[r] - 1]]
-    payout = np.zeros(players, np.int64)
+    payout = local_zeros(MAX_PLAYERS, np.int64)
     taker = -1
     sold_any = False
     for g in range(NUM_GOODS):

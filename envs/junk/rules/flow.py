@@ -109,7 +109,8 @@ def start_event(s, r):
     """Phase 1c: the event of the lower helper's space (§2.4)."""
     event = EVENTS[s.round[r] - 1]
     if event == EVENT_Y:  # everyone's money is announced
-        s.announced[r, :] = s.money[r]
+        for p in range(s.money.shape[1]):
+            s.announced[r, p] = s.money[r, p]
         s.announce_round[r] = s.round[r]
         if s.params[P_HIDE_MONEY]:
             s.revealed[r, :] = True

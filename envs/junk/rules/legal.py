@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.core.jit import njit
+from envs.core.jit import local_zeros, njit
 from envs.junk.data import (
     GOODS_ANY,
     HELPER_TRACK,
@@ -263,9 +263,9 @@ def forced(s, r, mask):
     if not (phase == Phase.EXCH_RETURN or phase == Phase.P2_MAIN or phase == Phase.P2_AFTER
             or phase == Phase.BID):
         return True
-    hand = np.empty(NUM_GOODS, np.int8)  # the state's types: one compiled legal function
-    held = np.empty(NUM_SPECIAL_TYPES, np.int8)
+    hand = local_zeros(NUM_GOODS, np.int8)  # the state's types: one compiled legal function
+    held = local_zeros(NUM_SPECIAL_TYPES, np.int8)
     public_holdings(s, r, hand, held)
-    bound = np.zeros(NUM_ACTIONS, np.bool_)
+    bound = local_zeros(NUM_ACTIONS, np.bool_)
     legal_with(s, r, bound, hand, held)
     return bound.sum() == 1

@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 
 from envs.core.compiled import CompiledGame
-from envs.core.jit import njit
-from envs.junk.data import MAX_LAYERS, NUM_SPECIAL_TYPES, SLOTS
+from envs.core.jit import local_zeros, njit
+from envs.junk.data import MAX_LAYERS, MAX_PLAYERS, NUM_SPECIAL_TYPES, SLOTS
 from envs.junk.rules import flow, hold, scoring
 from envs.junk.rules.legal import legal_bid
 from envs.junk.state import NUM_ACTIONS, JunkState
@@ -15,7 +15,7 @@ from envs.junk.state import NUM_ACTIONS, JunkState
 
 @njit
 def _bid_masks_rows(s, rows, seats, out):
-    held = np.zeros(NUM_SPECIAL_TYPES, np.int8)
+    held = local_zeros(NUM_SPECIAL_TYPES, np.int8)
     for i in range(rows.shape[0]):
         r = rows[i]
         legal_bid(s, r, out[i], s.hand[r, seats[i]], held)
@@ -41,11 +41,13 @@ def _refresh_rows(s, rows, junks):
 
 @njit
 def _vis_after_rows(s, rows, junks, seats, strips, out):
-    cargo = np.empty((MAX_LAYERS, SLOTS), np.int8)
-    layers = np.empty((3, out.shape[1]), np.int8)
+    cargo = local_zeros((MAX_LAYERS, SLOTS), np.int8)
+    layers = local_zeros((3, MAX_PLAYERS), np.int8)  # seats past P stay 0
     for i in range(rows.shape[0]):
         r, junk, seat = rows[i], junks[i], seats[i]
-        cargo[:, :] = s.cargo[r, junk]
+        for k in range(MAX_LAYERS):
+            for slot in range(SLOTS):
+                cargo[k, slot] = s.cargo[r, junk, k, slot]
         height = s.height[r, junk]
         if strips[i] < 0:
             height = hold.remove_strip(cargo, height, seat)
