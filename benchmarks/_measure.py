@@ -63,6 +63,32 @@ class Counts:
         return self.faults * batch / max(self.steps, 1)
 
 
+def aec_own_time(env, seconds: float, seed: int = 0) -> float:
+    """µs per decision of an AEC env's own work, ``last`` and ``step``: the action sampler
+    and ``reset`` left out (the issues' targets compare the envs' own times). Random episodes
+    of masked uniform actions for at least ``seconds``."""
+    generator = np.random.default_rng(seed)
+    own, decisions, episode = 0.0, 0, seed
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds or not decisions:
+        env.reset(seed=episode)
+        episode += 1
+        for _agent in env.agent_iter():
+            before = time.perf_counter()
+            obs, _, termination, truncation, info = env.last()
+            own += time.perf_counter() - before
+            action = None
+            if not (termination or truncation):
+                mask = obs["action_mask"] if isinstance(obs, dict) else info["action_mask"]
+                legal = np.flatnonzero(mask)
+                action = int(legal[int(generator.random() * len(legal))])
+                decisions += 1
+            before = time.perf_counter()
+            env.step(action)
+            own += time.perf_counter() - before
+    return own * 1e6 / decisions
+
+
 def aec_episode_runner(env, seed: int = 0, counts: Counts | None = None) -> Callable[[], int]:
     """One random episode of a PettingZoo AEC env per call (masked uniform actions)."""
     generator = np.random.default_rng(seed)

@@ -27,6 +27,9 @@ second table splits the time of a batched step at the largest batch size between
 seat's observation, the legal mask, the step itself and the restart of finished games. A step
 computes the masks of the decisions it leaves to ask (the forced-decision loop reads them
 first), so the mask column is the read of that cache and the step's column holds the masks.
+A third gives each env's own time, the sampler and the restarts left out on both sides: its
+AEC env's ``last`` and ``step``, and a batched step's observation, mask and step per row,
+against connect_four_v3's ``last`` and ``step`` timed just before (``aec_own_time``).
 """
 
 from __future__ import annotations
@@ -51,6 +54,7 @@ import envs  # noqa: E402
 from benchmarks._measure import (  # noqa: E402
     Counts,
     aec_episode_runner,
+    aec_own_time,
     timed,
     timed_beside,
     vec_runner,
@@ -88,6 +92,12 @@ def _connect_four() -> Callable[[], int]:
     from pettingzoo.classic import connect_four_v3
 
     return aec_episode_runner(connect_four_v3.env())
+
+
+def _connect_four_own(seconds: float) -> float:
+    from pettingzoo.classic import connect_four_v3
+
+    return aec_own_time(connect_four_v3.env(), seconds)
 
 
 def _texas_holdem() -> Callable[[], int]:
@@ -197,10 +207,20 @@ class Split:
     mask: float
     step: float
     restart: float
+    # The own time of the env at B = 1 through the AEC env, and of connect_four_v3 measured
+    # just before: µs per decision, ``last`` and ``step`` (``aec_own_time``); None when
+    # connect_four_v3 is missing.
+    aec_own: float | None = None
+    reference_own: float | None = None
 
     @property
     def total(self) -> float:
         return self.observe + self.mask + self.step + self.restart
+
+    @property
+    def own(self) -> float:
+        """µs per row-step of the env's own work at this batch: the restart left out."""
+        return self.observe + self.mask + self.step
 
 
 def measure_split(env_id: str, players: int, batch: int, seconds: float,
@@ -297,6 +317,21 @@ def threads_markdown(results: list[Result], reference: float | None) -> str:
     return "\n".join(lines)
 
 
+def own_time_markdown(splits: list[Split]) -> str:
+    """The envs' own time (the issues' targets) against connect_four_v3's: the AEC env at
+    B = 1 (``last`` and ``step``) and a batched step's observation, mask and step."""
+    lines = ["| env | players | connect_four_v3 µs | AEC µs | AEC × connect_four | B | "
+             "batched µs per row-step | batched × connect_four |",
+             "|---|---|---|---|---|---|---|---|"]
+    for s in splits:
+        if s.reference_own is None:
+            continue
+        lines.append(f"| {s.env} | {s.players} | {s.reference_own:.2f} | {s.aec_own:.2f} | "
+                     f"{s.reference_own / s.aec_own:.2f} | {s.batch} | {s.own:.2f} | "
+                     f"{s.reference_own / s.own:.2f} |")
+    return "\n".join(lines) if len(lines) > 2 else ""
+
+
 def split_markdown(splits: list[Split]) -> str:
     """The split of a batched step's time (µs per row-step and share of the total)."""
     lines = ["| env | players | B | observe | mask | step | restart | total µs per row-step |",
@@ -324,6 +359,14 @@ def write(results: list[Result], reference: float | None, splits: list[Split], o
              "`game.step` (automatic decisions and those masks included) and the restart of "
              "finished games.\n\n"
              + split_markdown(splits))
+    own = own_time_markdown(splits)
+    if own:
+        split += ("\n\n## The envs' own time\n\nWhat the issues' targets compare: each env's "
+                  "own work, the action sampler and the restart of finished games left out, "
+                  "against connect_four_v3's (`last` and `step` of random episodes, timed "
+                  "just before the game's row). The AEC env's `last` and `step` at B = 1; a "
+                  "batched step's observation, mask and `game.step` at the largest batch, "
+                  "per row.\n\n" + own)
     threads = threads_markdown(results, reference)
     if threads:
         threads = ("\n\n## Threads\n\nThe largest batch on several threads (numba's "
@@ -400,8 +443,12 @@ def main(argv: list[str] | None = None) -> None:
             results += measure_game(env_id, players, batch_sizes, args.seconds, progress,
                                     args.min_batch_steps, beside, threads)
             progress.set_postfix_str(f"{env_id} {players}p split at B={max(batch_sizes)}")
-            splits.append(measure_split(env_id, players, max(batch_sizes), args.seconds,
-                                        args.min_batch_steps))
+            split = measure_split(env_id, players, max(batch_sizes), args.seconds,
+                                  args.min_batch_steps)
+            if reference is not None:
+                split.reference_own = _connect_four_own(args.seconds)
+                split.aec_own = aec_own_time(envs.make_env(env_id, players), args.seconds)
+            splits.append(split)
             progress.update()
     print(to_markdown(results, reference))
     print()
@@ -409,6 +456,9 @@ def main(argv: list[str] | None = None) -> None:
         print(threads_markdown(results, reference))
         print()
     print(split_markdown(splits))
+    if own_time_markdown(splits):
+        print()
+        print(own_time_markdown(splits))
     if args.out is not None:
         write(results, reference, splits, args.out)
         print(f"wrote {args.out / 'throughput.md'} and {args.out / 'throughput.csv'}")

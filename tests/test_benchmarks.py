@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+import envs
 from benchmarks import soak, throughput
 from envs import records
 
@@ -168,3 +169,29 @@ def test_soak_checks_final_positions_only_when_asked(capsys, monkeypatch):
 def test_soak_rejects_a_bad_player_count():
     with pytest.raises(SystemExit):
         soak.main(["--env", "toy", "--players", "9", "--games", "1"])
+
+
+def test_the_own_time_table_compares_the_envs_own_work():
+    """The issues' targets: connect_four_v3's own µs per decision over the env's, at B = 1
+    (AEC) and per row of the largest batch (observation, mask and step; the restart left
+    out)."""
+    split = throughput.Split("toy", 2, 8, observe=1.0, mask=0.5, step=2.5, restart=6.0,
+                             aec_own=20.0, reference_own=50.0)
+    assert split.own == 4.0
+    table = throughput.own_time_markdown([split])
+    assert "| toy | 2 | 50.00 | 20.00 | 2.50 | 8 | 4.00 | 12.50 |" in table
+    assert throughput.own_time_markdown([throughput.Split("toy", 2, 8, 1, 1, 1, 1)]) == ""
+
+
+def test_aec_own_time_times_last_and_step_only(monkeypatch):
+    """On a clock that moves one second a read, each ``last`` and ``step`` takes one second
+    and nothing else counts: the sampler and ``reset`` read no clock inside the timed
+    spans. One toy episode: its decisions, then each seat's closing ``last`` and ``step``."""
+    from benchmarks import _measure
+
+    counts = _measure.Counts()
+    _measure.aec_episode_runner(envs.make_env("toy", 2), seed=0, counts=counts)()
+    clock = iter(range(10**6))
+    monkeypatch.setattr(_measure.time, "perf_counter", lambda: next(clock))
+    own = _measure.aec_own_time(envs.make_env("toy", 2), seconds=0.0, seed=0)
+    assert own == pytest.approx(1e6 * 2 * (counts.steps + 2) / counts.steps)
