@@ -132,6 +132,12 @@ def _observation(layout: ObservationLayout) -> str:
     return "\n".join(rows)
 
 
+# How every layout's pieces sit in the vector; each game's guide goes on with its indices.
+_SLICES = ("Every piece is a slice of the flat vector, `obs[layout.offsets[name]]`, reshaped "
+           "to the piece's shape (`layout.view(batch, name)` does both for a `(B, size)` "
+           "batch). ")
+
+
 def _features(layouts: dict[int, ObservationLayout], default: ObservationLayout) -> list[str]:
     """The layout's guide to reading it, then what each piece means, its indices, scale and
     visibility, and the names of its entries: lines of Markdown, none for a layout whose
@@ -140,8 +146,7 @@ def _features(layouts: dict[int, ObservationLayout], default: ObservationLayout)
     pieces = default.pieces.values()
     if not any(piece.meaning for piece in pieces):
         return []
-    guide = default.guide
-    lines = ["", "### Reading an observation", "", guide] if guide else []
+    lines = ["", "### Reading an observation", "", _SLICES + default.guide] if default.guide else []
     lines += ["", "### Features", "",
               "| piece | indices | meaning | scale | visibility |", "|---|---|---|---|---|"]
     lines += [f"| {piece.name} | {piece.index} | {piece.meaning} | {piece.scale} | "

@@ -140,10 +140,8 @@ OBS = ObservationLayout([
     _piece("player_count", (3,), "the number of players", "[P - 3]", "one-hot",
            ("3", "4", "5")),
 ], guide=f"""\
-Every piece is a slice of the flat vector, `obs[layout.offsets[name]]`, reshaped to the
-piece's shape (`layout.view(batch, name)` does both for a `(B, size)` batch); its indices:
-`j` a seat, egocentric (0 the observer, j the seat j places after it in turn order; slots
-past the player count are all 0); `c` a company ({", ".join(
+Its indices: `j` a seat, egocentric (0 the observer, j the seat j places after it in turn
+order; slots past the player count are all 0); `c` a company ({", ".join(
     f"{i} {n}" for i, n in enumerate(COMPANY_NAMES))}); `g` a good ({", ".join(
     f"{i} {n}" for i, n in enumerate(GOOD_NAMES))}); `s` a route space minus 1; `f` a
 feature. To seat `o` observing, absolute seat `a` is `j = (a - o) % P`.

@@ -207,9 +207,7 @@ def observation_layout(num_players: int, reveal_money: bool = True) -> Observati
 def _guide(num_players: int, size: int, cell_features: int) -> str:
     """How to read one observation (Markdown with a snippet that runs as it stands)."""
     return f"""\
-Every piece is a slice of the flat vector, `obs[layout.offsets[name]]`, reshaped to the
-piece's shape (`layout.view(batch, name)` does both for a `(B, size)` batch); its indices:
-{NOTATION}. To seat `s` observing, absolute seat `a` is `j = (a - s) % P`
+Its indices: {NOTATION}. To seat `s` observing, absolute seat `a` is `j = (a - s) % P`
 (P the number of players).
 
 ```python

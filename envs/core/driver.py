@@ -190,7 +190,8 @@ def step_batch(arrays: tuple, actions: np.ndarray, keys: np.ndarray) -> int:
         return bad
     overflows = 0
     for i in prange(actions.shape[0]):
-        overflows += _step_row(s, np.int64(i), actions[i], keys)
+        r = np.int64(i)
+        overflows += _step_row(s, r, actions[r], keys)
     return -1 if overflows == 0 else OVERFLOW
 
 
@@ -200,7 +201,8 @@ def settle_batch(arrays: tuple, keys: np.ndarray) -> int:
     s = View(*arrays)
     overflows = 0
     for i in prange(s.current_player.shape[0]):
-        overflows += _settle_live_row(s, np.int64(i), keys)
+        r = np.int64(i)
+        overflows += _settle_live_row(s, r, keys)
     return overflows
 
 
@@ -210,7 +212,8 @@ def init_batch(arrays: tuple, keys: np.ndarray) -> int:
     s = View(*arrays)
     overflows = 0
     for i in prange(keys.shape[0]):
-        overflows += _init_row(s, np.int64(i), keys)
+        r = np.int64(i)
+        overflows += _init_row(s, r, keys)
     return overflows
 
 
@@ -219,7 +222,8 @@ def refresh_batch(arrays: tuple) -> None:
     hand); finished rows get empty masks."""
     s = View(*arrays)
     for i in prange(s.legal_mask.shape[0]):
-        _refresh_row(s, np.int64(i))
+        r = np.int64(i)
+        _refresh_row(s, r)
 
 
 def ranking_batch(arrays: tuple, keys: np.ndarray) -> None:

@@ -157,8 +157,7 @@ OBS = ObservationLayout([
            "[e]", "one-hot", EXPEDITION_NAMES),
     _piece("build", (BUILD_SIZE,), "the contract being built (BUILD_CONTRACT)", "[k]",
            "one-hot, counts as labelled", BUILD_FEATURES),
-], guide="""Every piece is a slice of the flat vector, `obs[layout.offsets[name]]`, reshaped to the
-piece's shape (`layout.view(batch, name)` does both for a `(B, size)` batch). Seat slot j is
+], guide="""Seat slot j is
 the seat j places after the observer in turn order (to seat `o` observing, absolute seat `a`
 is `j = (a - o) % P`); slots at or beyond the player count are 0.
 

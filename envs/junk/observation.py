@@ -273,8 +273,7 @@ def observation_layout(num_players: int) -> ObservationLayout:
 def _guide(num_players: int, size: int) -> str:
     """How to read one observation (Markdown with a snippet that runs as it stands)."""
     return f"""\
-Every piece is a slice of the flat vector, `obs[layout.offsets[name]]`, reshaped to the
-piece's shape; its indices: {NOTATION}. To seat `s` observing, absolute seat `a` is
+Its indices: {NOTATION}. To seat `s` observing, absolute seat `a` is
 `j = (a - s) % N` (N the number of players). A feature the observer may not see is 0.
 
 ```python
