@@ -63,6 +63,14 @@ class Counts:
         return self.faults * batch / max(self.steps, 1)
 
 
+def random_legal(obs, info: dict, generator: np.random.Generator) -> int:
+    """A uniform legal action of an AEC env's ``last()``: its mask in the observation (a
+    dict) or in ``info``."""
+    mask = obs["action_mask"] if isinstance(obs, dict) else info["action_mask"]
+    legal = np.flatnonzero(mask)
+    return int(legal[int(generator.random() * len(legal))])
+
+
 def aec_own_time(env, seconds: float, seed: int = 0) -> float:
     """µs per decision of an AEC env's own work, ``last`` and ``step``: the action sampler
     and ``reset`` left out (the issues' targets compare the envs' own times). Random episodes
@@ -79,9 +87,7 @@ def aec_own_time(env, seconds: float, seed: int = 0) -> float:
             own += time.perf_counter() - before
             action = None
             if not (termination or truncation):
-                mask = obs["action_mask"] if isinstance(obs, dict) else info["action_mask"]
-                legal = np.flatnonzero(mask)
-                action = int(legal[int(generator.random() * len(legal))])
+                action = random_legal(obs, info, generator)
                 decisions += 1
             before = time.perf_counter()
             env.step(action)
@@ -104,9 +110,7 @@ def aec_episode_runner(env, seed: int = 0, counts: Counts | None = None) -> Call
             if termination or truncation:
                 env.step(None)
                 continue
-            mask = obs["action_mask"] if isinstance(obs, dict) else info.get("action_mask")
-            legal = np.flatnonzero(mask)
-            env.step(int(legal[int(generator.random() * len(legal))]))
+            env.step(random_legal(obs, info, generator))
             steps += 1
         counts.steps += steps
         counts.games += 1

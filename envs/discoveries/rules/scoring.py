@@ -108,15 +108,21 @@ def final_scoring(s, r):
 
 
 @njit
+def seat_vp(s, r, seat):
+    """One seat's VP: the first scoring's and the final one's."""
+    return s.vp_first[r, seat] + s.vp_final[r, seat]
+
+
+@njit
 def score_row(s, r, out):
     """Every seat's VP into ``out`` (P,)."""
     for seat in range(out.shape[0]):
-        out[seat] = s.vp_first[r, seat] + s.vp_final[r, seat]
+        out[seat] = seat_vp(s, r, seat)
 
 
 @njit
 def ranking(s, r, keys):
     """The ranking keys (P, 2): VP, then ships not on expeditions (§7.2)."""
     for seat in range(keys.shape[0]):
-        keys[seat, 0] = s.vp_first[r, seat] + s.vp_final[r, seat]
+        keys[seat, 0] = seat_vp(s, r, seat)
         keys[seat, 1] = ships_not_on_expeditions(s, r, seat)
