@@ -1,13 +1,19 @@
-"""The agent protocol: an agent chooses one action per row of a batch of games."""
+"""The agent protocol (an agent chooses one action per row of a batch of games) and the
+scripted baselines' base, ``ScoredAgent``."""
 
 from __future__ import annotations
 
-from typing import Protocol, runtime_checkable
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
 from envs.core.game import Game
 from envs.core.state import BatchState
+
+NEG = -1e9
+"""the value of an illegal action (and of every action in a row where the seat is not to act)"""
+Handler = Callable[[Any, np.ndarray, np.ndarray, np.ndarray], None]
 
 
 @runtime_checkable
@@ -36,3 +42,71 @@ def acting_rows(game: Game, state: BatchState, player: int | np.ndarray
     if not idx.size:
         return idx, np.zeros((0, game.num_actions), dtype=bool)
     return idx, np.asarray(game.legal_action_mask(state))[idx]
+
+
+class ScoredAgent:
+    """A scripted baseline that values every legal action and plays the best one.
+
+    The skeleton every game's baselines share: ``action_values`` scores the rows where the
+    seat acts, one handler per phase; ``act`` plays the best-valued legal action, ties
+    broken by a tiny noise from the agent's own generator. A game's base class supplies
+    ``_view`` (what the seat knows in those rows) and ``_handlers`` (which phase each
+    handler answers); a strategy sets class parameters or overrides handlers.
+    """
+
+    name = "scripted"
+    least_value = NEG
+    """the least value a legal action is given (a floor under every handler's scores)"""
+
+    def __init__(self, num_players: int, seed: int = 0):
+        self.num_players = num_players
+        self.generator = np.random.default_rng(seed)
+
+    # ---------------------------------------------------------------- protocol
+    def act(self, game: Game, state: BatchState, player: int | np.ndarray) -> np.ndarray:
+        """(B,) int64: the best-valued legal action in every row where ``player`` is to act
+        (ties broken by a noise of 1e-6 at most), 0 elsewhere."""
+        actions = np.zeros(state.batch_size, dtype=np.int64)
+        idx, mask, scores = self._scores(game, state, player)
+        if idx.size:
+            noisy = scores + self.generator.random(scores.shape) * 1e-6 * mask
+            actions[idx] = np.argmax(np.where(mask, noisy, NEG), axis=1)
+        return actions
+
+    def action_values(self, game: Game, state: BatchState,
+                      player: int | np.ndarray) -> np.ndarray:
+        """(B, A) float64: the strategy's value of every action, the best one played;
+        ``NEG`` for illegal actions and in rows where ``player`` is not to act. No tie noise,
+        so the values are a function of what the seat may observe alone."""
+        values = np.full((state.batch_size, game.num_actions), NEG)
+        idx, mask, scores = self._scores(game, state, player)
+        values[idx] = np.where(mask, scores, NEG)
+        return values
+
+    def _scores(self, game: Game, state: BatchState, player: int | np.ndarray
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The rows where ``player`` is to act, their (n, A) legal masks and action values
+        (0 for a legal action no handler values)."""
+        idx, mask = acting_rows(game, state, player)
+        scores = np.zeros(mask.shape)
+        if not idx.size:
+            return idx, mask, scores
+        view = self._view(game, state, idx)
+        phase = state.phase[idx]
+        for which, handler in self._handlers():
+            rows = np.flatnonzero(phase == which)
+            if rows.size:
+                handler(view, rows, mask, scores)
+        return idx, mask, np.maximum(scores, self.least_value)
+
+    # ---------------------------------------------------------------- a game's part
+    def _view(self, game: Game, state: BatchState, idx: np.ndarray) -> Any:
+        """What the acting seat knows in the rows ``idx`` of the batch (the handlers'
+        ``view``)."""
+        raise NotImplementedError
+
+    def _handlers(self) -> Sequence[tuple[int, Handler]]:
+        """``(phase, handler)`` pairs: ``handler(view, rows, mask, scores)`` writes the
+        values of the actions in ``scores[rows]`` (``rows`` index ``view``'s rows and
+        ``mask``'s, the rows in that phase)."""
+        raise NotImplementedError

@@ -35,9 +35,11 @@ seat is to act in; the loops run over the five companies at most.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
-from agents.base import acting_rows
+from agents.base import NEG, Handler, ScoredAgent
 from envs.batavia.data import (
     EXCHANGE_GOLD,
     GOOD_VALUE,
@@ -62,8 +64,6 @@ from envs.batavia.state import (
 )
 from envs.core.game import Game
 
-NEG = -1e9  # value of an illegal action
-LEAST = -100.0  # the least value of a legal action (one the strategy would never play)
 _SPACES = np.arange(1, NUM_SPACES + 1)
 _COMPANIES = np.arange(NUM_COMPANIES)
 _BIDS = np.arange(1, ACTIONS.BID.size + 1)
@@ -120,14 +120,13 @@ class _View:
         return self._potential
 
 
-class BataviaScriptedAgent:
+class BataviaScriptedAgent(ScoredAgent):
     """Shared machinery of the Batavia baselines (module doc); one decision per call.
 
     A strategy sets the class parameters and may override ``post_gain`` (the worth of each
     company's next post) and ``exchange_now``.
     """
 
-    name = "scripted"
     draw_value = 2.0  # a post worth less per card than this loses to DRAW
     good_weight = 1.0
     new_company_gold = 3.0  # the worth of a post of a company not yet held
@@ -140,45 +139,14 @@ class BataviaScriptedAgent:
     tied_card_bonus = 0.0
     ship_value = 1.0  # for the ship when it can already play
     bid_share = 0.8  # never bid above this share of the coins
+    least_value = -100.0  # a legal action the strategy would never play
 
-    def __init__(self, num_players: int, seed: int = 0):
-        self.num_players = num_players
-        self.generator = np.random.default_rng(seed)
+    def _view(self, game: Game, state: BataviaState, idx: np.ndarray) -> _View:
+        return _View(game, state, idx)
 
-    # ---------------------------------------------------------------- protocol
-    def act(self, game: Game, state: BataviaState, player: int | np.ndarray) -> np.ndarray:
-        """(B,) int64 actions; legal in every row where ``player`` is to act."""
-        actions = np.zeros(state.batch_size, dtype=np.int64)
-        idx, mask, values = self._values(game, state, player)
-        if idx.size:
-            values = values + self.generator.random(values.shape) * 1e-6 * mask
-            actions[idx] = np.argmax(np.where(mask, values, NEG), axis=1)
-        return actions
-
-    def action_values(self, game: Game, state: BataviaState,
-                      player: int | np.ndarray) -> np.ndarray:
-        """(B, A) float64: the strategy's value of every action (the best is played); NEG
-        for illegal actions and rows where ``player`` is not to act; no tie noise."""
-        values = np.full((state.batch_size, game.num_actions), NEG)
-        idx, mask, scored = self._values(game, state, player)
-        values[idx] = np.where(mask, scored, NEG)
-        return values
-
-    def _values(self, game: Game, state: BataviaState, player: int | np.ndarray):
-        idx, mask = acting_rows(game, state, player)
-        values = np.zeros(mask.shape)
-        if not idx.size:
-            return idx, mask, values
-        view = _View(game, state, idx)
-        phase = state.phase[idx]
-        for which, handler in ((Phase.AUCTION_BID, self._auction),
-                               (Phase.TURN_START, self._turn_start),
-                               (Phase.PLAYING, self._playing),
-                               (Phase.EXCHANGE_CHOICE, self._exchange)):
-            rows = np.flatnonzero(phase == which)
-            if rows.size:
-                values[rows] = handler(view, rows)
-        return idx, mask, np.maximum(values, LEAST)  # every legal action a finite value
+    def _handlers(self) -> Sequence[tuple[int, Handler]]:
+        return ((Phase.AUCTION_BID, self._auction), (Phase.TURN_START, self._turn_start),
+                (Phase.PLAYING, self._playing), (Phase.EXCHANGE_CHOICE, self._exchange))
 
     # ---------------------------------------------------------------- valuations
     def post_gain(self, v: _View) -> np.ndarray:
@@ -226,7 +194,8 @@ class BataviaScriptedAgent:
         return np.where(v.leading, 4.0 + 6.0, -2.0)
 
     # ---------------------------------------------------------------- decisions
-    def _auction(self, v: _View, rows: np.ndarray) -> np.ndarray:
+    def _auction(self, v: _View, rows: np.ndarray, mask: np.ndarray,
+                 scores: np.ndarray) -> None:
         state, idx = v.state, v.idx[rows]
         lot = state.lot[idx].astype(np.int64)
         need = v.others[rows] + 1 - v.shown[rows] - v.hand[rows]
@@ -238,18 +207,16 @@ class BataviaScriptedAgent:
         worth = (lot * weight).sum(axis=1) + self.ship_value * v.potential()[rows].any(axis=1)
         limit = np.minimum(worth, self.bid_share * v.coins[rows])
         high = state.high_bid[idx].astype(np.int64)
-        values = np.zeros((rows.size, ACTIONS.size))
         bids = limit[:, None] - _BIDS[None, :] + 0.001 - 0.01 * (_BIDS[None, :] - high[:, None] - 1)
-        values[:, BID:BID + _BIDS.size] = bids
-        values[:, PASS] = 0.0
-        return values
+        scores[rows, BID:BID + _BIDS.size] = bids
+        scores[rows, PASS] = 0.0
 
-    def _turn_start(self, v: _View, rows: np.ndarray) -> np.ndarray:
+    def _turn_start(self, v: _View, rows: np.ndarray, mask: np.ndarray,
+                    scores: np.ndarray) -> None:
         ratio, gain = self._ratios(v)
         ratio = ratio[rows]
         hand = v.hand[rows]
-        values = np.zeros((rows.size, ACTIONS.size))
-        values[:, DRAW] = self.draw_value
+        scores[rows, DRAW] = self.draw_value
         cards = np.where(hand > 0, ratio, -1.0)  # a card of the company played for
         # A seal already held needs no card: any card will do, the least useful one.
         held = np.where(v.own_seal[rows] & v.ahead[rows], gain[rows], NEG).max(axis=1)
@@ -257,8 +224,7 @@ class BataviaScriptedAgent:
         cards = np.maximum(cards, np.where(hand > 0, spare, -1.0))
         goal = self._goal_cards(v, rows)
         cards = np.maximum(cards, goal)
-        values[:, PLAY_CARD:PLAY_CARD + NUM_COMPANIES] = cards
-        return values
+        scores[rows, PLAY_CARD:PLAY_CARD + NUM_COMPANIES] = cards
 
     def _goal_cards(self, v: _View, rows: np.ndarray) -> np.ndarray:
         """(n, 5) worth of starting a play for the goal with each card (NEG if none): every
@@ -275,26 +241,24 @@ class BataviaScriptedAgent:
         return np.where(possible[:, None] & route_free.any(axis=1)[:, None] & useful,
                         best[:, None], NEG)
 
-    def _playing(self, v: _View, rows: np.ndarray) -> np.ndarray:
+    def _playing(self, v: _View, rows: np.ndarray, mask: np.ndarray,
+                 scores: np.ndarray) -> None:
         ratio, gain = self._ratios(v)
         ratio, gain = ratio[rows], gain[rows]
         hand = v.hand[rows]
         own = v.own_seal[rows] & v.ahead[rows]
         cost = v.cost()[rows]
-        values = np.zeros((rows.size, ACTIONS.size))
-        values[:, END_MOVE:END_MOVE + NUM_COMPANIES] = np.where(own, gain + 1.0, NEG)
+        scores[rows, END_MOVE:END_MOVE + NUM_COMPANIES] = np.where(own, gain + 1.0, NEG)
         # Another card only for a seal not yet won: the post's worth for the cards it needs.
         more = np.where(~own & (ratio > NEG / 2) & (hand > 0), gain / np.maximum(cost, 1), -1.0)
         goal_cards = self._goal_cards(v, rows)
-        values[:, PLAY_CARD:PLAY_CARD + NUM_COMPANIES] = np.maximum(more, goal_cards - 1.0)
-        values[:, END_GOAL] = self._goal_value(v)[rows]
-        return values
+        scores[rows, PLAY_CARD:PLAY_CARD + NUM_COMPANIES] = np.maximum(more, goal_cards - 1.0)
+        scores[rows, END_GOAL] = self._goal_value(v)[rows]
 
-    def _exchange(self, v: _View, rows: np.ndarray) -> np.ndarray:
-        values = np.zeros((rows.size, ACTIONS.size))
-        values[:, EXCHANGE] = np.where(self.exchange_now(v, rows), 1.0, 0.0)
-        values[:, KEEP] = 0.5
-        return values
+    def _exchange(self, v: _View, rows: np.ndarray, mask: np.ndarray,
+                  scores: np.ndarray) -> None:
+        scores[rows, EXCHANGE] = np.where(self.exchange_now(v, rows), 1.0, 0.0)
+        scores[rows, KEEP] = 0.5
 
 
 class GreedyPostAgent(BataviaScriptedAgent):

@@ -37,9 +37,11 @@ act in; the Python loops run over the six colours at most.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
-from agents.base import acting_rows
+from agents.base import NEG, Handler, ScoredAgent
 from envs.cairo.board import NEIGHBOURS, OUTSIDE, Board, board_of, colour_planes, walk_distances
 from envs.cairo.data import (
     CARD_COVER,
@@ -65,7 +67,6 @@ from envs.cairo.rules import queries
 from envs.cairo.state import ACTIONS, CairoState, Phase, Stage, Verb
 from envs.core.game import Game
 
-NEG = -1e9  # score of an illegal action
 COIN_VP = 1.0 / 3.0  # a coin left at the end scores 1/3 VP (§7.2)
 HAND_LIMIT = 4
 
@@ -322,7 +323,7 @@ class _View:
         return best, own_size
 
 
-class CairoScriptedAgent:
+class CairoScriptedAgent(ScoredAgent):
     """Shared machinery of the Kairo baselines: one decision per call, for a batch of rows.
 
     The main action (``_turn``) is each strategy's own; the other decisions of the flow are
@@ -341,7 +342,6 @@ class CairoScriptedAgent:
       hand does not cover yet, else (per strategy) a barker, else the deck.
     """
 
-    name = "scripted"
     # Lure valuation: VP lost per coin an opponent receives, per barker played.
     opponent_weight = 0.25
     barker_weight = 0.3
@@ -355,65 +355,22 @@ class CairoScriptedAgent:
     end_lead = 0.0
     end_behind = 0.0
 
-    def __init__(self, num_players: int, seed: int = 0):
-        self.num_players = num_players
-        self.generator = np.random.default_rng(seed)
+    def _view(self, game: Game, state: CairoState, idx: np.ndarray) -> _View:
+        return _View(game, state, idx)
 
-    # ---------------------------------------------------------------- protocol
-    def act(self, game: Game, state: CairoState, player: int | np.ndarray) -> np.ndarray:
-        """(B,) int64 actions; legal in every row where ``player`` is to act."""
-        actions = np.zeros(state.batch_size, dtype=np.int64)
-        idx, mask, scores = self._values(game, state, player)
-        if not idx.size:
-            return actions
-        # Ties: a tiny noise from the agent's own generator, on legal actions only.
-        scores += self.generator.random(scores.shape) * 1e-6 * mask
-        choice = np.argmax(scores, axis=1)
-        # Fallback: the first legal action wherever the scores missed every legal one.
-        missed = ~mask[np.arange(idx.size), choice]
-        choice[missed] = np.argmax(mask[missed], axis=1)
-        actions[idx] = choice
-        return actions
-
-    def action_values(self, game: Game, state: CairoState,
-                      player: int | np.ndarray) -> np.ndarray:
-        """(B, A) float64: the strategy's value of every action, the best one played.
-
-        ``NEG`` for illegal actions and in rows where ``player`` is not to act; no tie noise
-        (``act`` adds it), so the values are a function of what the seat may observe alone.
-        """
-        values = np.full((state.batch_size, game.num_actions), NEG)
-        idx, _, scores = self._values(game, state, player)
-        values[idx] = scores
-        return values
-
-    def _values(self, game: Game, state: CairoState, player: int | np.ndarray
-                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Rows where ``player`` is to act, their (n, A) legal masks and action values."""
-        idx, mask = acting_rows(game, state, player)
-        if not idx.size:
-            return idx, mask, np.zeros(mask.shape)
-        view = _View(game, state, idx)
-        scores = np.where(mask, 0.0, NEG)
-        phase = state.phase[idx]
-        for which, handler in (
-            (Phase.PLACE_COLOUR, self._place_colour),
-            (Phase.STALL_CELL, self._stall_cell),
-            (Phase.STALL_DIR, self._stall_dir),
-            (Phase.TURN, self._turn),
-            (Phase.EXPAND_CELL, self._expand_cell),
-            (Phase.CARD_MODE, self._card_mode),
-            (Phase.THREE_PICK, self._discard),
-            (Phase.FEE_COLOUR, self._fee_colour),
-            (Phase.PAYMENT, self._payment),
-            (Phase.LURE_TARGET, self._lure_target),
-            (Phase.DRAW_SOURCE, self._draw_source),
-            (Phase.DISCARD, self._discard),
-        ):
-            rows = np.flatnonzero(phase == which)
-            if rows.size:
-                handler(view, rows, mask, scores)
-        return idx, mask, scores
+    def _handlers(self) -> Sequence[tuple[int, Handler]]:
+        return ((Phase.PLACE_COLOUR, self._place_colour),
+                (Phase.STALL_CELL, self._stall_cell),
+                (Phase.STALL_DIR, self._stall_dir),
+                (Phase.TURN, self._turn),
+                (Phase.EXPAND_CELL, self._expand_cell),
+                (Phase.CARD_MODE, self._card_mode),
+                (Phase.THREE_PICK, self._discard),
+                (Phase.FEE_COLOUR, self._fee_colour),
+                (Phase.PAYMENT, self._payment),
+                (Phase.LURE_TARGET, self._lure_target),
+                (Phase.DRAW_SOURCE, self._draw_source),
+                (Phase.DISCARD, self._discard))
 
     # ---------------------------------------------------------------- the main action
     def _turn(self, view: _View, rows: np.ndarray, mask: np.ndarray,

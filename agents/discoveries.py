@@ -35,9 +35,11 @@ tests play: not a baseline.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
-from agents.base import acting_rows
+from agents.base import NEG, Handler, ScoredAgent
 from envs.core.game import Game
 from envs.core.sampling import sample_actions
 from envs.discoveries.data import (
@@ -61,7 +63,6 @@ from envs.discoveries.data import (
 from envs.discoveries.rules.queries import expedition_picks, qualifying
 from envs.discoveries.state import ACTIONS, FLAG, PHASE, DiscoveriesState
 
-NEG = -1e9  # the value of an illegal action
 _A = ACTIONS
 _SAME = EXP_COLOUR[:, None] == np.arange(NUM_COLOURS)  # (12, 6) ship colour = card colour
 _FIRST = np.where(_SAME, FIRST_SAME[:, None], FIRST_OFF[:, None]).astype(np.float64)
@@ -134,10 +135,9 @@ class _View:
         return np.where(fits, value, NEG).max(axis=1)
 
 
-class DiscoveriesScriptedAgent:
+class DiscoveriesScriptedAgent(ScoredAgent):
     """Shared machinery: one decision per call, every legal action valued (module doc)."""
 
-    name = "scripted"
     coin_value = 0.8  # VP per coin while turns are left to spend it
     rich = 15.0  # coins beyond which each is worth less (coin_value * rich / coins)
     capacity_cost = 0.3  # VP per TV of expedition capacity a ship takes
@@ -148,38 +148,12 @@ class DiscoveriesScriptedAgent:
     buy_tv3 = 0.0  # extra value of buying a TV3 ship
     lock_cost = 0.3  # VP per TV locked on a voyage per turn
 
-    def __init__(self, num_players: int, seed: int = 0):
-        self.num_players = num_players
-        self.generator = np.random.default_rng(seed)
+    def _view(self, game: Game, state: DiscoveriesState, idx: np.ndarray) -> _View:
+        return _View(self, game, state, idx)
 
-    # ---------------------------------------------------------------- protocol
-    def act(self, game: Game, state: DiscoveriesState, player: int | np.ndarray) -> np.ndarray:
-        """(B,) int64 actions: the best-valued legal action where ``player`` is to act (ties
-        broken by a tiny noise from the agent's own generator), 0 elsewhere."""
-        values = self.action_values(game, state, player)
-        legal = values > NEG / 2
-        values += self.generator.random(values.shape) * 1e-6 * legal
-        return np.where(legal.any(axis=1), np.argmax(values, axis=1), 0).astype(np.int64)
-
-    def action_values(self, game: Game, state: DiscoveriesState,
-                      player: int | np.ndarray) -> np.ndarray:
-        """(B, A) float64: the strategy's value of every action, the best one played;
-        ``NEG`` for illegal actions and rows where ``player`` is not to act (no tie noise,
-        so the values depend on what the seat may observe alone)."""
-        values = np.full((state.batch_size, game.num_actions), NEG)
-        idx, mask = acting_rows(game, state, player)
-        if not idx.size:
-            return values
-        view = _View(self, game, state, idx)
-        phase = state.phase[idx]
-        scores = np.zeros(mask.shape)
-        for which, handler in ((PHASE.MAIN, self._main), (PHASE.PICK_EXP_SHIP, self._exp_pick),
-                               (PHASE.BUILD_CONTRACT, self._build_pick)):
-            rows = np.flatnonzero(phase == which)
-            if rows.size:
-                scores[rows] = handler(view, rows)
-        values[idx] = np.where(mask, scores, NEG)
-        return values
+    def _handlers(self) -> Sequence[tuple[int, Handler]]:
+        return ((PHASE.MAIN, self._main), (PHASE.PICK_EXP_SHIP, self._exp_pick),
+                (PHASE.BUILD_CONTRACT, self._build_pick))
 
     # ---------------------------------------------------------------- values
     def _keep(self, view: _View, rows: np.ndarray) -> np.ndarray:
@@ -199,16 +173,15 @@ class DiscoveriesScriptedAgent:
                 rows, :, np.arange(n)]
         return np.concatenate([regular, flag], axis=2)
 
-    def _exp_pick(self, view: _View, rows: np.ndarray) -> np.ndarray:
-        scores = np.zeros((rows.size, _A.size))
+    def _exp_pick(self, view: _View, rows: np.ndarray, mask: np.ndarray,
+                  scores: np.ndarray) -> None:
         target = view.state.target[view.idx[rows]].astype(np.intp)
         picks = self._pick_values(view, rows)[np.arange(rows.size), target]
-        scores[:, _A.PICK_SHIP.start:_A.PICK_FLAGSHIP.stop] = picks
-        return scores
+        scores[rows, _A.PICK_SHIP.start:_A.PICK_FLAGSHIP.stop] = picks
 
-    def _build_pick(self, view: _View, rows: np.ndarray) -> np.ndarray:
+    def _build_pick(self, view: _View, rows: np.ndarray, mask: np.ndarray,
+                    scores: np.ndarray) -> None:
         """Matching ships first, larger TV first (fewer fees), the flagship last."""
-        scores = np.zeros((rows.size, _A.size))
         card = view.state.build_card[view.idx[rows]].astype(np.intp)
         colour = CONTRACT_COLOUR[card]
         match = colour[:, None] == TYPE_COLOUR
@@ -216,16 +189,15 @@ class DiscoveriesScriptedAgent:
         ships = np.where(match, 1.0, -self.joker_cost) + 0.3 * TYPE_TV - coin
         flag_match = view.flag_colours[rows][:, _FLAG_SLOT] == colour[:, None]
         flags = np.where(flag_match, 0.0, -self.joker_cost) - 1.0 + 0.1 * _FLAG_TV - 2 * coin
-        scores[:, _A.PICK_SHIP.start:_A.PICK_SHIP.stop] = ships
-        scores[:, _A.PICK_FLAGSHIP.start:_A.PICK_FLAGSHIP.stop] = flags
-        return scores
+        scores[rows, _A.PICK_SHIP.start:_A.PICK_SHIP.stop] = ships
+        scores[rows, _A.PICK_FLAGSHIP.start:_A.PICK_FLAGSHIP.stop] = flags
 
-    def _main(self, view: _View, rows: np.ndarray) -> np.ndarray:
+    def _main(self, view: _View, rows: np.ndarray, mask: np.ndarray,
+              scores: np.ndarray) -> None:
         n = rows.size
         state, idx = view.state, view.idx[rows]
         coin = view.coin[rows]
-        scores = np.zeros((n, _A.size))
-        scores[:, _A.TAKE_COINS.start] = 2 * coin
+        scores[rows, _A.TAKE_COINS.start] = 2 * coin
         # BUY: the ship's best placement (or the point it scores idle) for its price.
         offer = state.offer[idx].astype(np.intp)
         ship = np.maximum(offer, 0)
@@ -238,15 +210,14 @@ class DiscoveriesScriptedAgent:
         # Keep a coin to send every idle ship (while turns are left to send them).
         short = view.coins[rows][:, None] - price < view.idle[rows].sum(axis=1)[:, None] + 1
         buy -= 1.5 * short * (view.turns_left[rows] > 0)[:, None]
-        scores[:, _A.BUY.start:_A.BUY.stop] = buy
+        scores[rows, _A.BUY.start:_A.BUY.stop] = buy
         # SEND: the best pick on each expedition (the mask says which are legal there).
         picks = self._pick_values(view, rows)  # (n, 12, 24)
-        scores[:, _A.SEND.start:_A.SEND.stop] = np.where(
+        scores[rows, _A.SEND.start:_A.SEND.stop] = np.where(
             self._pick_legal(view, rows), picks, NEG).max(axis=2)
-        scores[:, _A.PLAY.start:_A.PLAY.stop] = self._play_values(view, rows)
-        scores[:, _A.TAKE_DISPLAY.start:_A.BUY.start] = self._take_values(view, rows)
-        scores[:, _A.RESERVE_OFFER.start:] = self.reserve_value
-        return scores
+        scores[rows, _A.PLAY.start:_A.PLAY.stop] = self._play_values(view, rows)
+        scores[rows, _A.TAKE_DISPLAY.start:_A.BUY.start] = self._take_values(view, rows)
+        scores[rows, _A.RESERVE_OFFER.start:] = self.reserve_value
 
     @staticmethod
     def _pick_legal(view: _View, rows: np.ndarray) -> np.ndarray:

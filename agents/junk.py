@@ -27,9 +27,11 @@ the agent's own generator; all work is vectorised over the rows the seat is to a
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
-from agents.base import acting_rows
+from agents.base import Handler, ScoredAgent
 from envs.core.game import Game
 from envs.junk import data
 from envs.junk.data import (
@@ -53,7 +55,6 @@ from envs.junk.data import (
 from envs.junk.rules import queries
 from envs.junk.state import MAX_BID, MOVE_DST, MOVE_SRC, PHASE, A, JunkState
 
-NEG = -1e9  # value of an illegal action
 _BIG = 100.0  # an EXTRA card worth playing goes before the main action
 _COUNTS = np.arange(1, MAX_BID + 1)
 
@@ -111,10 +112,9 @@ class _View:
         return presence + end
 
 
-class JunkScriptedAgent:
+class JunkScriptedAgent(ScoredAgent):
     """Shared machinery of the Dschunke baselines (module doc); subclasses set the weights."""
 
-    name = "scripted"
     good_value = 0.5  # Yuan per goods card taken
     crate_value = 0.35  # Yuan per own visible crate and remaining round
     cover_value = 0.15  # Yuan per opponent crate covered and remaining round
@@ -126,52 +126,21 @@ class JunkScriptedAgent:
     bid_margin = 0.5
     special_scale = 1.0  # weight of special cards
 
-    def __init__(self, num_players: int, seed: int = 0):
-        self.num_players = num_players
-        self.generator = np.random.default_rng(seed)
+    def _view(self, game: Game, state: JunkState, idx: np.ndarray) -> _View:
+        return _View(game, state, idx)
 
-    # ---------------------------------------------------------------- protocol
-    def act(self, game: Game, state: JunkState, player: int | np.ndarray) -> np.ndarray:
-        """(B,) int64: the best-valued action (ties broken by a tiny noise of the agent's
-        generator); legal in every row where ``player`` is to act."""
-        values = self.action_values(game, state, player)
-        values += self.generator.random(values.shape) * 1e-6
-        return np.argmax(values, axis=1).astype(np.int64)
-
-    def action_values(self, game: Game, state: JunkState,
-                      player: int | np.ndarray) -> np.ndarray:
-        """(B, A) float64: the strategy's value of every action (``NEG`` where illegal or
-        where ``player`` is not to act); no tie noise, so a function of the seat's view."""
-        values = np.full((state.batch_size, game.num_actions), NEG)
-        idx, _, scores = self._values(game, state, player)
-        values[idx] = scores
-        return values
-
-    def _values(self, game: Game, state: JunkState, player: int | np.ndarray
-                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        idx, mask = acting_rows(game, state, player)
-        if not idx.size:
-            return idx, mask, np.zeros(mask.shape)
-        view = _View(game, state, idx)
-        scores = np.zeros(mask.shape)
-        phase = state.phase[idx]
-        for which, handler in (
-            (PHASE.SETUP_JUNK, self._setup),
-            (PHASE.EXCH_RETURN, self._exchange_return),
-            (PHASE.EXCH_TAKE, self._take_goods),
-            (PHASE.EVENT_PILE, self._pile),
-            (PHASE.SPECIAL_PICK, self._pick),
-            (PHASE.P2_MAIN, self._turn),
-            (PHASE.P2_AFTER, self._turn),
-            (PHASE.GREY_TYPE, self._take_goods),
-            (PHASE.SUPPLY_PICK, self._take_goods),
-            (PHASE.BID, self._bid),
-            (PHASE.AWARD_PILE, self._pile),
-        ):
-            rows = np.flatnonzero(phase == which)
-            if rows.size:
-                handler(view, rows, scores)
-        return idx, mask, np.where(mask, scores, NEG)
+    def _handlers(self) -> Sequence[tuple[int, Handler]]:
+        return ((PHASE.SETUP_JUNK, self._setup),
+                (PHASE.EXCH_RETURN, self._exchange_return),
+                (PHASE.EXCH_TAKE, self._take_goods),
+                (PHASE.EVENT_PILE, self._pile),
+                (PHASE.SPECIAL_PICK, self._pick),
+                (PHASE.P2_MAIN, self._turn),
+                (PHASE.P2_AFTER, self._turn),
+                (PHASE.GREY_TYPE, self._take_goods),
+                (PHASE.SUPPLY_PICK, self._take_goods),
+                (PHASE.BID, self._bid),
+                (PHASE.AWARD_PILE, self._pile))
 
     # ---------------------------------------------------------------- goods and auctions
     def _win_chance(self, view: _View, rows: np.ndarray) -> np.ndarray:
@@ -187,7 +156,8 @@ class JunkScriptedAgent:
         s_good = np.where(last, 3.0, self.s_value * self.special_scale)[:, None]
         return np.where(view.sold[rows], 0.0, np.where(price == 0, s_good, price))
 
-    def _bid(self, view: _View, rows: np.ndarray, scores: np.ndarray) -> None:
+    def _bid(self, view: _View, rows: np.ndarray, mask: np.ndarray,
+             scores: np.ndarray) -> None:
         chance = self._win_chance(view, rows)
         value = self._prize(view, rows)[:, :, None] * chance - self.card_cost * _COUNTS
         scores[rows, A.BID:A.BID + NUM_GOODS * MAX_BID] = value.reshape(rows.size, -1)
@@ -204,10 +174,12 @@ class JunkScriptedAgent:
             ..., 0]
         return self._prize(view, rows) * (more - now) + self.good_value
 
-    def _take_goods(self, view: _View, rows: np.ndarray, scores: np.ndarray) -> None:
+    def _take_goods(self, view: _View, rows: np.ndarray, mask: np.ndarray,
+                    scores: np.ndarray) -> None:
         scores[rows, A.GOODS:A.GOODS + NUM_GOODS] = self._good_values(view, rows)
 
-    def _exchange_return(self, view: _View, rows: np.ndarray, scores: np.ndarray) -> None:
+    def _exchange_return(self, view: _View, rows: np.ndarray, mask: np.ndarray,
+                         scores: np.ndarray) -> None:
         """Return a good worth clearly less than the best one to take; else DONE."""
         values = self._good_values(view, rows)
         best = values.max(axis=1, keepdims=True)
@@ -236,10 +208,12 @@ class JunkScriptedAgent:
             both, 0.8, np.where(half & (left[:, None] > 1), 0.45, 0.15 * (left[:, None] > 2)))
         return values * self.special_scale
 
-    def _pick(self, view: _View, rows: np.ndarray, scores: np.ndarray) -> None:
+    def _pick(self, view: _View, rows: np.ndarray, mask: np.ndarray,
+              scores: np.ndarray) -> None:
         scores[rows, A.SPECIAL:A.SPECIAL + NUM_SPECIAL_TYPES] = self.card_values(view, rows)
 
-    def _pile(self, view: _View, rows: np.ndarray, scores: np.ndarray) -> None:
+    def _pile(self, view: _View, rows: np.ndarray, mask: np.ndarray,
+              scores: np.ndarray) -> None:
         """A pile by the best card the seat expects in it: its memory of the pile where it
         has searched it, else the cards nobody has shown."""
         state, idx = view.state, view.idx[rows]
@@ -283,7 +257,8 @@ class JunkScriptedAgent:
         covered = others.sum(axis=1)
         return score + left * (self.crate_value * mine + self.cover_value * covered)
 
-    def _turn(self, view: _View, rows: np.ndarray, scores: np.ndarray) -> None:
+    def _turn(self, view: _View, rows: np.ndarray, mask: np.ndarray,
+              scores: np.ndarray) -> None:
         state, idx = view.state, view.idx[rows]
         n = rows.size
         rnd = view.round[rows]
@@ -371,7 +346,8 @@ class JunkScriptedAgent:
         return out
 
     # ---------------------------------------------------------------- variable setup
-    def _setup(self, view: _View, rows: np.ndarray, scores: np.ndarray) -> None:
+    def _setup(self, view: _View, rows: np.ndarray, mask: np.ndarray,
+               scores: np.ndarray) -> None:
         """The strip is the right neighbour's: put it where that seat is already present,
         else on the fullest junk (where it shows the least)."""
         neighbour = (view.seat[rows] - 1) % view.players

@@ -309,7 +309,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--check", action="store_true",
                         help="compare with the committed digests (exit 1 if any differs)")
     parser.add_argument("--write", action="store_true",
-                        help=f"write the committed digests ({GOLDEN}/<env>.json)")
+                        help=f"write the committed digests ({GOLDEN}/<env>.json); after "
+                        "--quick or --only, those configurations replace theirs, the others stay")
     parser.add_argument("--compare", nargs=2, metavar=("BEFORE", "AFTER"),
                         help="compare two --out files instead of playing")
     args = parser.parse_args(argv)
@@ -323,7 +324,9 @@ def main(argv: list[str] | None = None) -> int:
         Path(args.out).write_text(json.dumps({"env": args.env, "results": results}))
     if args.write:
         GOLDEN.mkdir(parents=True, exist_ok=True)
-        payload = {"env": args.env, "results": results}
+        partial = args.quick or args.only
+        payload = {"env": args.env, "results": {**committed(args.env), **results} if partial
+                   else results}
         (GOLDEN / f"{args.env}.json").write_text(json.dumps(payload, indent=1) + "\n")
     if args.check:
         lines = differences(committed(args.env), results)

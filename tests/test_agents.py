@@ -8,10 +8,18 @@ import types
 import numpy as np
 import pytest
 from agent_checks import assert_agent_ignores_hidden, assert_agent_plays_legally
-from toy_agents import TOY_BASELINES, DeckPeeker, HighestCardFirst, LowestCardFirst
+from toy_agents import (
+    TOY_BASELINES,
+    DeckPeeker,
+    HighestCardFirst,
+    LowestCardFirst,
+    ValueDrawer,
+)
+from toy_game import Phase
 
 import agents
 import envs
+from agents.base import NEG
 from agents.random_agent import RandomAgent
 
 
@@ -186,3 +194,47 @@ def test_the_hidden_information_check_compares_only_rows_where_the_seat_acts():
     game.refresh(state)
     with pytest.raises(AssertionError, match="no row of the batch has seat 0 to act"):
         assert_agent_ignores_hidden(game, DeckPeeker(), state, player=0)
+
+
+# ----------------------------------------------------------------------- the scored base
+def test_a_scored_agent_values_the_acting_rows_and_plays_the_best_legal_action():
+    game = envs.make_game("toy", 2)
+    state = game.init(64, seed=5)
+    agent = ValueDrawer(2, seed=0)
+    seen = set()
+    for _ in range(4):  # PLAY and DRAW decisions in turn
+        mask = np.asarray(game.legal_action_mask(state))
+        phase = np.asarray(state.phase)
+        seen |= set(phase.tolist())
+        for seat in (0, 1):
+            acting = ~state.done & (state.current_player == seat)
+            values = agent.action_values(game, state, seat)
+            assert (values[~acting] == NEG).all() and (values[~mask] == NEG).all()
+            play = acting & (phase == Phase.PLAY)
+            # card 0 would score -2: floored at least_value, -1.5; cards 1-3 score -1, 0, 1
+            expected = np.where(mask[play][:, :4], [-1.5, -1.0, 0.0, 1.0], NEG)
+            assert (values[play][:, :4] == expected).all()
+            actions = agent.act(game, state, seat)
+            assert (actions[~acting] == 0).all()
+            assert mask[acting, actions[acting]].all()
+            highest = 3 - np.argmax(mask[play][:, 3::-1], axis=1)
+            assert (actions[play] == highest).all()
+        state = game.step(state, agent.act(game, state, state.current_player))
+    assert seen == {Phase.PLAY, Phase.DRAW}
+
+
+def test_a_scored_agent_breaks_exact_ties_with_its_own_generator():
+    game = envs.make_game("toy", 2)
+    state = game.init(256, seed=1)
+    rng = np.random.default_rng(0)
+    while True:  # to a batch where some seat draws with both piles open
+        mask = np.asarray(game.legal_action_mask(state))
+        both = ~state.done & (state.phase == Phase.DRAW) & mask[:, 4] & mask[:, 5]
+        if both.sum() >= 20:
+            break
+        state = game.step(state, np.argmax(rng.random(mask.shape) * mask, axis=1))
+    seat = int(state.current_player[np.flatnonzero(both)[0]])
+    rows = both & (state.current_player == seat)
+    picks = [ValueDrawer(2, seed=s).act(game, state, seat)[rows] for s in (0, 0, 1)]
+    assert (picks[0] == picks[1]).all()  # the same seed, the same tie-breaks
+    assert set(picks[0].tolist()) == {4, 5} and (picks[0] != picks[2]).any()

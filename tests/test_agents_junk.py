@@ -10,7 +10,7 @@ from agent_checks import assert_agent_ignores_hidden, assert_agent_plays_legally
 import agents
 import envs
 from agents.arena import play_mixed
-from agents.junk import NEG
+from agents.base import NEG
 from agents.random_agent import RandomAgent
 
 BASELINES = ["cashier", "builder"]

@@ -177,6 +177,37 @@ def test_analysis_reads_the_run(tiny_run, monkeypatch, tmp_path):
     assert analysis.plot_elo(elo).axes
 
 
+def test_the_curve_counts_leave_out_each_rows_first_game(tiny_run):
+    records = analysis.load_metrics(tiny_run)
+    counted = sum(sum(r["curve_games_vs"].values()) for r in records if "curve_games_vs" in r)
+    # 16 rows, every one of them past its first toy game in 2,048 steps
+    assert counted == records[-1]["games_total"] - 16
+    assert all(r["curve_firsts_vs"][k] <= r["curve_games_vs"][k]
+               for r in records if "curve_games_vs" in r for k in r["curve_games_vs"])
+    evaluation = json.loads((tiny_run / "eval.json").read_text())
+    assert evaluation["curve_halves"]["kind"] == "scripted"
+    assert "Learning curve against the scripted opponents" in (tiny_run / "eval.md").read_text()
+
+
+def test_curve_halves_compares_the_first_and_the_second_half_of_the_updates(tmp_path):
+    counts = [(10, 2), (30, 9), (20, 10), (40, 24)]  # (games, firsts) against scripted
+    lines = [json.dumps({"timesteps": 100 * i, "updates": i,
+                         "curve_games_vs": {"scripted": g, "random": 5},
+                         "curve_firsts_vs": {"scripted": f, "random": 5}})
+             for i, (g, f) in enumerate(counts, start=1)]
+    (tmp_path / "metrics.jsonl").write_text("\n".join(lines) + "\n")
+    halves = analysis.curve_halves(tmp_path)
+    assert (halves["first"]["games"], halves["first"]["firsts"]) == (40, 11)
+    assert (halves["second"]["games"], halves["second"]["firsts"]) == (60, 34)
+    assert halves["change"] == pytest.approx(34 / 60 - 11 / 40)
+    first_ci = 1.96 * (11 / 40 * 29 / 40 / 40) ** 0.5
+    assert halves["first"]["ci95"] == pytest.approx(first_ci)
+    second_ci = 1.96 * (34 / 60 * 26 / 60 / 60) ** 0.5
+    assert halves["change_ci95"] == pytest.approx((first_ci**2 + second_ci**2) ** 0.5)
+    assert "change +29.2 +- " in analysis.curve_halves_line(halves)
+    assert analysis.curve_halves(tmp_path, "snapshot") is None
+
+
 def test_metrics_reader_skips_a_torn_line(tmp_path):
     lines = [json.dumps({"timesteps": t, "updates": i, "win_rate": 0.5, "games": 4})
              for i, t in enumerate((100, 200), start=1)]

@@ -7,6 +7,9 @@ market card. A card's value is scored when it is played, so drawing well is the 
 from __future__ import annotations
 
 import numpy as np
+from toy_game import Phase
+
+from agents.base import ScoredAgent
 
 PLAY = np.arange(4)
 DRAW_DECK, DRAW_MARKET = 4, 5
@@ -64,3 +67,23 @@ TOY_BASELINES = {
     "highest_first": lambda num_players, seed: HighestCardFirst(),
     "lowest_first": lambda num_players, seed: LowestCardFirst(),
 }
+
+
+class ValueDrawer(ScoredAgent):
+    """A ``ScoredAgent``: plays any card at its value minus 2 (floored at -1.5) and values
+    both draws alike, so every draw decision is a tie for the generator to break."""
+
+    name = "value_drawer"
+    least_value = -1.5
+
+    def _view(self, game, state, idx):
+        return idx
+
+    def _handlers(self):
+        return ((Phase.PLAY, self._play), (Phase.DRAW, self._draw))
+
+    def _play(self, view, rows, mask, scores):
+        scores[rows, :4] = PLAY - 2.0
+
+    def _draw(self, view, rows, mask, scores):
+        scores[rows, DRAW_DECK] = scores[rows, DRAW_MARKET] = 1.0

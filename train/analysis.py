@@ -11,6 +11,7 @@ run writes at its end.
 from __future__ import annotations
 
 import json
+import math
 import os
 from pathlib import Path
 from typing import Any
@@ -138,6 +139,49 @@ def learning_curve(run_dir: str | Path, window: int = 10) -> dict[str, np.ndarra
         curve[f"win_rate_vs_{kind}"] = np.array(
             [r.get("win_rate_vs", {}).get(kind, np.nan) for r in records], dtype=np.float64)
     return curve
+
+
+def curve_halves(run_dir: str | Path, kind: str = "scripted") -> dict[str, Any] | None:
+    """Did the learner improve against one kind of opponent: its first-place rate in the
+    first half of the run's updates against the second half.
+
+    Counts the games that began after the training started (``curve_games_vs`` in
+    ``metrics.jsonl``): every row starts a game at once, and the first games to end are the
+    short ones, so each row's first game is left out (a frozen policy's raw rate falls
+    over the first updates for that reason alone).
+
+    Returns:
+        None where either half has no such game; else ``first`` and ``second`` (each
+        ``games``, ``firsts``, ``rate``, ``ci95``: the normal half-width) and ``change``,
+        ``change_ci95`` (the second's rate minus the first's, 95% half-width).
+    """
+    records = load_metrics(run_dir)
+    middle = len(records) // 2
+    halves = []
+    for part in (records[:middle], records[middle:]):
+        games = sum(r.get("curve_games_vs", {}).get(kind, 0) for r in part)
+        firsts = sum(r.get("curve_firsts_vs", {}).get(kind, 0) for r in part)
+        if not games:
+            return None
+        rate = firsts / games
+        halves.append({"games": games, "firsts": firsts, "rate": rate,
+                       "ci95": 1.96 * math.sqrt(rate * (1 - rate) / games)})
+    first, second = halves
+    return {"kind": kind, "first": first, "second": second,
+            "change": second["rate"] - first["rate"],
+            "change_ci95": math.hypot(first["ci95"], second["ci95"])}
+
+
+def curve_halves_line(halves: dict[str, Any] | None) -> str:
+    """``curve_halves`` in one sentence (what the run's report prints)."""
+    if halves is None:
+        return "Learning curve: too few games in one half of the run to compare the halves."
+    first, second = halves["first"], halves["second"]
+    return (f"Learning curve against the {halves['kind']} opponents (first place; each row's "
+            f"first game left out): first half {first['rate']:.1%} +- {first['ci95']:.1%} "
+            f"({first['games']} games), second half {second['rate']:.1%} +- "
+            f"{second['ci95']:.1%} ({second['games']} games); change "
+            f"{100 * halves['change']:+.1f} +- {100 * halves['change_ci95']:.1f} points.")
 
 
 def load_evaluation(run_dir: str | Path) -> dict[str, Any] | None:

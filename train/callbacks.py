@@ -4,6 +4,7 @@ Hooks into MaskablePPO's loop:
 
 * every env step: read the finished games from the VecEnv infos (the learner's rank reward,
   whether it finished first, which kind of opponent it met) and advance the progress bar;
+  a row's first game is marked, as the curve's counts (``curve_games_vs``) leave it out;
 * at the end of each rollout: log the rollout's win rates and the update's steps/s to
   TensorBoard (``selfplay/*``), append one JSON line to ``metrics.jsonl`` (what
   ``train.analysis`` reads), and show the steps/s on the progress bar (or print a line per
@@ -63,7 +64,11 @@ class SelfPlayCallback(BaseCallback):
         self.progress = progress
         self.recent: deque[bool] = deque(maxlen=window)
         self.games_total = 0
-        self._rollout: list[tuple[bool, str, float, int]] = []
+        self._rollout: list[tuple[bool, str, float, int, bool]] = []
+        # Rows that have finished a game since the training started: a row's first game is
+        # left out of the curve's counts, as all rows start together and the first games to
+        # end are the short ones, a biased sample (train.analysis.curve_halves).
+        self._ended_once = np.zeros(0, dtype=bool)
         self._bar: tqdm | None = None
         self._t_start = time.time()
         self._steps_start = 0
@@ -78,6 +83,7 @@ class SelfPlayCallback(BaseCallback):
     def _on_training_start(self) -> None:
         self._t_start = self._t_cycle = self._t_rollout = time.time()
         self._steps_start = self._steps_cycle = self.model.num_timesteps
+        self._ended_once = np.zeros(self.training_env.num_envs, dtype=bool)
         if self.progress:
             self._bar = tqdm(total=self.total_timesteps, initial=self.model.num_timesteps,
                              unit="step", dynamic_ncols=True, desc="self-play",
@@ -91,7 +97,8 @@ class SelfPlayCallback(BaseCallback):
             first = bool(info["learner_first"])
             self.recent.append(first)
             self._rollout.append((first, info["opponent_kind"], info["episode"]["r"],
-                                  info["episode"]["l"]))
+                                  info["episode"]["l"], bool(self._ended_once[row])))
+            self._ended_once[row] = True
         if self._bar is not None:
             # SB3 finishes its last rollout past the target: the bar keeps a total.
             self._bar.total = max(self._bar.total, self._bar.n + len(dones))
@@ -143,6 +150,10 @@ class SelfPlayCallback(BaseCallback):
             kinds = np.array([g[1] for g in games])
             record["win_rate_vs"] = {k: float(firsts[kinds == k].mean()) for k in KINDS
                                      if (kinds == k).any()}
+            steady = np.array([g[4] for g in games])
+            record["curve_games_vs"] = {k: int((steady & (kinds == k)).sum()) for k in KINDS}
+            record["curve_firsts_vs"] = {k: int((steady & firsts & (kinds == k)).sum())
+                                         for k in KINDS}
             self.logger.record("selfplay/win_rate", record["win_rate"])
             self.logger.record("selfplay/mean_reward", record["mean_reward"])
             for kind, rate in record["win_rate_vs"].items():

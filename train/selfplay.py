@@ -203,12 +203,16 @@ def main(argv: Sequence[str] | None = None) -> Path:
     if cfg.elo_games > 0:
         elo = elo_table(game, ["trained", *opponents], [agent, *opponents.values()],
                         cfg.elo_games, seed=2 * 10**6 + cfg.seed, progress=cfg.progress)
+    met = "scripted" if scripted_agent_names(cfg.env) and cfg.opp_scripted > 0 else "random"
+    halves = analysis.curve_halves(run_dir, met)
     evaluation = {"env_id": cfg.env, "num_players": cfg.players, "version": version,
                   "timesteps": int(model.num_timesteps), "checkpoint": str(final),
-                  "win_rates": rows, "elo": elo, "train_seconds": round(train_s, 1),
+                  "win_rates": rows, "elo": elo, "curve_halves": halves,
+                  "train_seconds": round(train_s, 1),
                   "eval_seconds": round(time.time() - t0, 1)}
     report = (f"## {cfg.env} v{version}, {cfg.players} players, "
               f"{model.num_timesteps} timesteps\n\n"
+              + analysis.curve_halves_line(halves) + "\n\n"
               "Win rate = share of games the trained agent finishes first, its seat rotated.\n\n"
               + markdown_table(rows) + "\n")
     if elo is not None:
