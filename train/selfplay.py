@@ -13,7 +13,9 @@ A run directory ``{out}/{env}_v{VERSION}__{exp_name}__{seed}__{unix time}/`` hol
     pool/snapshot_*.pt      the learner's past snapshots, opponents in the pool
     tb/                     TensorBoard logs (rollout/*, train/*, selfplay/win_rate*)
     metrics.jsonl           one JSON line per update (train.analysis reads it)
-    eval.json, eval.md      the final evaluation: win rates against the baselines, Elo
+    eval.json, eval.md      the final evaluation: the learning curve's first half against
+                            its second (train.analysis.curve_halves), win rates against
+                            the baselines, Elo
     learning_curve.png      win rates over training and each evaluation's probes against
                             the baselines (train.analysis.learning_curve_figure); eval.md
                             names it
