@@ -320,6 +320,13 @@ class TournamentResult:
                 f"{r['mean_score']:.2f} |"
             )
         order = self.order()
+        for label in self.trained:
+            out += ["", f"Paired Elo differences: {label}'s Elo minus each agent's, with the "
+                    f"{level} bootstrap interval of the difference (it counts how the two "
+                    "ratings move together).", ""]
+            out += [f"- {label} − {self.agents[j]}: {diff:+.0f} [{low:+.0f}, {high:+.0f}]"
+                    for j in order if self.agents[j] != label
+                    for diff, low, high in [self.elo.difference(label, self.agents[j])]]
         score = self.pairwise_score()
         out += [
             "",

@@ -68,3 +68,8 @@ def test_a_tournament_table_names_the_command_stored_in_a_checkpoint(tmp_path):
     table = result.to_markdown()
     assert f"| mine | trained by `{command}` (1,234 timesteps) |" in table
     assert f"| old | checkpoint {bare} (99 timesteps) |" in table
+    # Each trained agent's Elo minus every other agent's, with the interval of the difference
+    diff, low, high = result.elo.difference("mine", "random")
+    assert low <= diff <= high
+    assert f"- mine − random: {diff:+.0f} [{low:+.0f}, {high:+.0f}]" in table
+    assert "- old − mine: " in table and "- random − " not in table

@@ -49,15 +49,16 @@ PRESETS: dict[str, dict[str, Any]] = {
     "junk": {"imitate": "cashier", "imitate_decisions": 60_000, "hints": "cashier",
              "timesteps": 500_000},
     # batavia, 4 players: the policy reads greedy's action values (hints) and starts from
-    # an imitation of greedy, then PPO with no entropy bonus, half its opponents random.
-    # Measured on 2 shared cores: 3 min 38 s in all (6 min 41 s under heavy load), first
-    # place in 85% (88%) of the games against three random seats; PPO from scratch reached
-    # 60-66% after 400k decisions, and 300k decisions here trade it for strength against
-    # the baselines (81% against random, 51% first against three greedy).
-    # Re-run after the merge with main (22:00 UTC, 2 shared cores): 3 min 44 s, 84.9% (+-5.7);
-    # its Elo table: - greedy -28 [-78, +18], - pirate_aware +9 [-42, +59], - set_collector
-    # +88 [+39, +139]; 1 min 58 s of wall time in all on 2 idle cores.
+    # an imitation of greedy (96% top-1 agreement), then 1M PPO steps with no entropy bonus,
+    # half its opponents random. Its own evaluation (2026-12-05, seed 0): the curve against
+    # the scripted opponents 45.7% +- 2.1 first places in the first half, 48.7% +- 2.1 in
+    # the second (+3.0 +- 3.0 points); 86.2% first against random; its Elo table: - greedy
+    # +26 [-16, +68], - pirate_aware +44 [-2, +90], - set_collector +152 [+109, +198]; 16 min
+    # of wall time on 2 cores shared with two other training runs, peak 0.77 GB. The earlier
+    # 150k steps: +3.3 +- 7.5 points, - greedy +8 [-36, +49], - set_collector +97 [+63,
+    # +135] (1 min 35 s). PPO from scratch reached 60-66% first against random after 400k
+    # decisions.
     "batavia": {"hints": "greedy", "imitate": "greedy", "imitate_decisions": 100_000,
-                "timesteps": 150_000, "ent_coef": 0.0, "learning_rate": 1e-4,
+                "timesteps": 1_000_000, "ent_coef": 0.0, "learning_rate": 1e-4,
                 "opp_random": 0.5, "opp_scripted": 0.2, "opp_self": 0.15, "opp_snapshot": 0.15},
 }
