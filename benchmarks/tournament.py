@@ -324,9 +324,10 @@ class TournamentResult:
             out += ["", f"Paired Elo differences: {label}'s Elo minus each agent's, with the "
                     f"{level} bootstrap interval of the difference (it counts how the two "
                     "ratings move together).", ""]
-            out += [f"- {label} − {self.agents[j]}: {diff:+.0f} [{low:+.0f}, {high:+.0f}]"
-                    for j in order if self.agents[j] != label
-                    for diff, low, high in [self.elo.difference(label, self.agents[j])]]
+            out += [f"- {label} − {self.agents[j]}: "
+                    + "{:+d} [{:+d}, {:+d}]".format(*(round(v) for v in self.elo.difference(
+                        label, self.agents[j])))
+                    for j in order if self.agents[j] != label]
         score = self.pairwise_score()
         out += [
             "",

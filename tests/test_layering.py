@@ -71,5 +71,5 @@ def test_a_tournament_table_names_the_command_stored_in_a_checkpoint(tmp_path):
     # Each trained agent's Elo minus every other agent's, with the interval of the difference
     diff, low, high = result.elo.difference("mine", "random")
     assert low <= diff <= high
-    assert f"- mine − random: {diff:+.0f} [{low:+.0f}, {high:+.0f}]" in table
+    assert f"- mine − random: {round(diff):+d} [{round(low):+d}, {round(high):+d}]" in table
     assert "- old − mine: " in table and "- random − " not in table
