@@ -18,6 +18,10 @@ PRESETS: dict[str, dict[str, Any]] = {
     # - trader_explorer -43 [-94, +5]; 5 min 30 s of wall time in all on 2 idle cores
     # (11 min on cores shared with two other jobs). Shaping alone (250k steps, 2.9 min)
     # reached 99.3% against random but stayed below both baselines (0% and 4% first).
+    # Re-run on 2026-12-05: the curve against the scripted opponents +2.8 +- 4.7 points; -
+    # trader_explorer -18 [-58, +22], - expedition_rusher +132 [+89, +185]; peak 1.06 GB;
+    # 6 min 24 s on 2 cores shared with two other runs. 1M steps did worse: the curve fell
+    # -5.6 +- 2.9 points and - trader_explorer -76 [-126, -30].
     "discoveries": {"hints": "trader_explorer", "imitate": "trader_explorer",
                     "imitate_decisions": 200_000, "timesteps": 400_000, "shaping": 1.0,
                     "ent_coef": 0.0, "learning_rate": 1e-4, "opp_random": 0.3,
@@ -30,6 +34,13 @@ PRESETS: dict[str, dict[str, Any]] = {
     # Under VERSION 4 (forced decisions skipped): - greedy +50 [+14, +89], - economist +28
     # [-7, +62], - medal_hunter -27 [-65, +12]; 4 min 49 s of wall time in all on 2 idle
     # cores (the same run took 23 min on cores shared with four other jobs).
+    # Re-run on 2026-12-05: the curve against the scripted opponents +5.8 +- 7.3 points;
+    # - greedy +90 [+52, +128], - economist +57 [+18, +95], - medal_hunter -2 [-43, +40];
+    # peak 1.94 GB; 4 min 10 s on 2 cores shared with one other run. Longer runs from the
+    # same clone stayed level with medal_hunter (curves within +-3 points): 300k steps at
+    # 2e-4 with 4 value warm-up updates +9 [-24, +44]; 600k at 3e-4 -28 [-68, +12]; 400k at
+    # 2e-4 without the entropy bonus -27 [-67, +10]. The shared defaults (3e-4, entropy
+    # 0.01, 128x128, a quarter scripted opponents) degraded it: -66 [-106, -26] at 500k.
     # `--no-preset` is the plain run: no hints, no warm start.
     "cairo": {
         "hints": "greedy,economist,medal_hunter", "imitate": "medal_hunter",
