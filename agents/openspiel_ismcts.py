@@ -26,10 +26,10 @@ Two parts are ours, and say why:
 
 The budget: ``simulations=40`` a decision by default, the same as ``ismcts``, so a table
 of both compares the searches at one budget. It is the slower search at that budget: one
-simulation at a time through Python, 0.3-0.5 s a decision on one core where ``ismcts``,
-stepping its simulations in batches, takes 0.05-0.14 s; a game with one
-``openspiel_ismcts`` seat takes 15-45 s (batavia to cairo), so keep guest games to a few
-dozen (``--guest-games 30``).
+simulation at a time through Python, 0.04-0.06 s a decision where ``ismcts``, stepping its
+simulations in batches, takes 0.016-0.026 s (measured on 2026-12-05 on the same positions
+of each game, on a core that a training run shared; benchmarks/results/openspiel_ismcts.md),
+so keep guest games to a few dozen (``--guest-games 30``).
 
 Unguided and with short rollouts, the search is myopic where spending lowers the score
 before it pays: in discoveries it mostly ends its turn and finishes below random (so does
