@@ -64,8 +64,9 @@ PRESETS: dict[str, dict[str, Any]] = {
     # half its opponents random. Its own evaluation (2026-12-05, seed 0): the curve against
     # the scripted opponents 45.7% +- 2.1 first places in the first half, 48.7% +- 2.1 in
     # the second (+3.0 +- 3.0 points); 86.2% first against random; its Elo table: - greedy
-    # +26 [-16, +68], - pirate_aware +44 [-2, +90], - set_collector +152 [+109, +198]; 16 min
-    # of wall time on 2 cores shared with two other training runs, peak 0.77 GB. The earlier
+    # +26 [-16, +68], - pirate_aware +44 [-2, +90], - set_collector +152 [+109, +198]; 9 min
+    # 33 s of wall time in all on 2 idle cores (16 min beside two other training runs),
+    # peak 0.77 GB. The earlier
     # 150k steps: +3.3 +- 7.5 points, - greedy +8 [-36, +49], - set_collector +97 [+63,
     # +135] (1 min 35 s). PPO from scratch reached 60-66% first against random after 400k
     # decisions.
