@@ -53,8 +53,9 @@ PRESETS: dict[str, dict[str, Any]] = {
     # hints, then 500k PPO steps. Its own evaluation (2026-12-05, seed 0): the learning curve
     # against the scripted opponents rises from 35.0% +- 3.3 first places in the first half
     # to 50.9% +- 3.2 in the second (+15.8 +- 4.6 points); 89.5% first against random; its
-    # Elo table: - cashier +92 [+61, +128], - builder +175 [+140, +213]; 13 min 52 s of wall
-    # time in all on 2 cores shared with two other training runs, peak 0.64 GB. With 120k
+    # Elo table: - cashier +92 [+61, +128], - builder +175 [+140, +213]; 12 min 1 s of wall
+    # time in all on 2 idle cores (the learner's hints and opponents are scripted agents,
+    # 744 steps/s), peak 0.64 GB. With 120k
     # steps (the earlier default) the curve rose too (+11.2 +- 9.3) but the agent stayed
     # below its teacher: - cashier -36 [-71, -5].
     "junk": {"imitate": "cashier", "imitate_decisions": 60_000, "hints": "cashier",
