@@ -15,14 +15,19 @@ are given: ``board_bits`` (the walkable cells and the target set K of one row's 
 ``has_bit``, ``flood_bits``, ``component_bits``, ``ring_cut_bits``, ``placements_row`` and
 ``walk_distances_row``, ``mask_bits`` (a (182,) bool mask as a board). Inside them a board
 is a tuple of four words, which numba keeps in registers: they allocate nothing, so the
-rules' per-row kernels can call them for every row, in parallel or not.
+rules' per-row kernels can call them for every row, in parallel or not. The rules
+(``rules/placement.py``) work on such tuples themselves: ``load``/``store``, ``union``,
+``intersection``, ``difference``, ``neighbours_of``, ``sections_board`` and ``cells_of``
+(the cells of a board, by a de Bruijn lookup of each lowest bit) turn a rule over cells into
+a few whole-board operations.
 
-``placements_row`` answers, for every candidate tile cell of a board, whether placing a tile
-there keeps every customer and entrance in one walkable component, and which neighbouring
-cells would still be connected to them (the possible entrances of a new stall). Most cells
-are settled by a bit-parallel test on their 8-cell ring; only the possible cut cells get a
-detour search (a walk around the cell, which most often closes within a few steps), and the
-true cut cells a flood fill from the first target (the detour's piece, when it holds it).
+``placement_boards`` answers, for every candidate tile cell of a board, whether placing a
+tile there keeps every customer and entrance in one walkable component, and which
+neighbouring cells would still be connected to them (the possible entrances of a new
+stall). Most cells are settled by a bit-parallel test on their 8-cell ring; only the
+possible cut cells get a detour search (a walk around the cell, which most often closes
+within a few steps), and the true cut cells a flood fill from the first target (the detour's
+piece, when it holds it). ``placements_row`` gives its answer as cell arrays.
 
 The NumPy-facing forms (``Reachability``, ``walk_distances``, ``flood``, ``Board``) run one
 compiled call over all their rows. ``Board`` gathers the per-cell facts of §5.1 (free,
@@ -44,6 +49,8 @@ from envs.cairo.data import (
     MARKET,
     NUM_CELLS,
     NUM_COLOURS,
+    NUM_SECTIONS,
+    SECTION,
     WIDTH,
 )
 from envs.cairo.state import CairoState
@@ -93,7 +100,30 @@ _SHIFT_COLUMN = np.uint64(1)
 _RING_STEPS = ((0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1))
 _RING_SHIFTS = np.array([dx + _LANE * dy for dx, dy in _RING_STEPS], dtype=np.int64)
 _NEIGHBOUR_SHIFTS = np.array([dx + _LANE * dy for dx, dy in DIRECTIONS], dtype=np.int64)
-for _table in (NEIGHBOURS, CELL_WORD, CELL_BIT, _CELL_BOARD, _RING_SHIFTS, _NEIGHBOUR_SHIFTS):
+
+def _cells_board(cells: np.ndarray) -> np.ndarray:
+    """(4,) uint64: the board of the cells where ``cells`` (182,) bool is set."""
+    return np.bitwise_or.reduce(_CELL_BOARD[cells], axis=0)
+
+
+CELLS_BOARD = _cells_board(np.ones(NUM_CELLS, dtype=bool))  # (4,) every cell of the grid
+MARKET_BOARD = _cells_board(MARKET)  # (4,) the market cells
+SECTION_BOARDS = np.stack([_cells_board(k == SECTION) for k in range(NUM_SECTIONS)])  # (9, 4)
+AREA_BOARDS = np.stack([_cells_board(area) for area in COLOUR_AREA])  # (6, 4) §5.1 areas
+
+# The cells of a board one by one: a word's lowest set bit, isolated, times a de Bruijn
+# constant holds the bit's index in its top six bits (``_DEBRUIJN_INDEX``); ``BIT_CELL`` maps
+# a board bit to its cell.
+_DEBRUIJN = np.uint64(0x03F79D71B4CB0A89)
+_DEBRUIJN_INDEX = np.zeros(64, dtype=np.int64)
+for _bit in range(64):
+    _DEBRUIJN_INDEX[((1 << _bit) * int(_DEBRUIJN) & (1 << 64) - 1) >> 58] = _bit
+_SHIFT_DEBRUIJN = np.uint64(58)
+BIT_CELL = np.full(NUM_WORDS * 64, -1, dtype=np.int64)  # (256,) the cell at each bit, -1 none
+BIT_CELL[_BIT_INDEX] = np.arange(NUM_CELLS)
+for _table in (NEIGHBOURS, CELL_WORD, CELL_BIT, _CELL_BOARD, _RING_SHIFTS, _NEIGHBOUR_SHIFTS,
+               CELLS_BOARD, MARKET_BOARD, SECTION_BOARDS, AREA_BOARDS, _DEBRUIJN_INDEX,
+               BIT_CELL):
     _table.flags.writeable = False
 
 
@@ -101,42 +131,42 @@ for _table in (NEIGHBOURS, CELL_WORD, CELL_BIT, _CELL_BOARD, _RING_SHIFTS, _NEIG
 # A board inside the functions below is a tuple of its four words (numba keeps it in
 # registers); the public ones read and write (4,) uint64 arrays.
 @njit
-def _load(board: np.ndarray) -> tuple:
+def load(board: np.ndarray) -> tuple:
     """The four words of a (4,) board as a tuple."""
     return board[0], board[1], board[2], board[3]
 
 
 @njit
-def _store(bits: tuple, out: np.ndarray) -> None:
+def store(bits: tuple, out: np.ndarray) -> None:
     """Write a board tuple into ``out`` (4,) uint64."""
     for i in range(NUM_WORDS):
         out[i] = bits[i]
 
 
 @njit
-def _cell_bits(cell: int) -> tuple:
+def cell_bits(cell: int) -> tuple:
     """The board holding ``cell`` alone."""
-    return _load(_CELL_BOARD[cell])
+    return load(_CELL_BOARD[cell])
 
 
 @njit
-def _union(a: tuple, b: tuple) -> tuple:
+def union(a: tuple, b: tuple) -> tuple:
     return a[0] | b[0], a[1] | b[1], a[2] | b[2], a[3] | b[3]
 
 
 @njit
-def _intersection(a: tuple, b: tuple) -> tuple:
+def intersection(a: tuple, b: tuple) -> tuple:
     return a[0] & b[0], a[1] & b[1], a[2] & b[2], a[3] & b[3]
 
 
 @njit
-def _difference(a: tuple, b: tuple) -> tuple:
+def difference(a: tuple, b: tuple) -> tuple:
     """The cells of ``a`` not in ``b``."""
     return a[0] & ~b[0], a[1] & ~b[1], a[2] & ~b[2], a[3] & ~b[3]
 
 
 @njit
-def _is_empty(a: tuple) -> bool:
+def is_empty(a: tuple) -> bool:
     return (a[0] | a[1] | a[2] | a[3]) == _ZERO
 
 
@@ -231,7 +261,7 @@ def _flood_towards(seed: tuple, walk: tuple, goal: tuple) -> tuple:
         it stops, so it ends within 182 steps.
     """
     board = seed
-    while not _is_empty(_difference(goal, board)):
+    while not is_empty(difference(goal, board)):
         grown = _dilate(board, walk)
         if _same(grown, board):
             return board, False
@@ -248,13 +278,13 @@ _UNREACHABLE = (np.uint64(1) << np.uint64(WIDTH), _ZERO, _ZERO, _ZERO)
 def _flood(seed: tuple, walk: tuple) -> tuple:
     """The cells of ``walk`` connected to ``seed`` (the seed's cells outside ``walk`` left
     out)."""
-    return _flood_towards(_intersection(seed, walk), walk, _UNREACHABLE)[0]
+    return _flood_towards(intersection(seed, walk), walk, _UNREACHABLE)[0]
 
 
 @njit
 def flood_bits(seed: np.ndarray, walk: np.ndarray, out: np.ndarray) -> None:
     """Write into ``out`` the cells of ``walk`` connected to ``seed`` (all (4,) uint64)."""
-    _store(_flood(_load(seed), _load(walk)), out)
+    store(_flood(load(seed), load(walk)), out)
 
 
 @njit
@@ -327,46 +357,78 @@ def _ring_cut(walk: tuple) -> tuple:
 def ring_cut_bits(walk: np.ndarray, out: np.ndarray) -> None:
     """Write into ``out`` the cells whose walkable neighbours do not all stay linked around
     their ring (``ring_cut_word``): only they can cut ``walk`` apart (both (4,) uint64)."""
-    _store(_ring_cut(_load(walk)), out)
+    store(_ring_cut(load(walk)), out)
+
+
+@njit(inline="always")
+def _low_bit(word: np.uint64) -> int:
+    """The index (0..63) of the lowest set bit of a nonzero ``word``."""
+    return _DEBRUIJN_INDEX[((word & (~word + _ONE)) * _DEBRUIJN) >> _SHIFT_DEBRUIJN]
 
 
 @njit
-def _first_cell(board: tuple) -> int:
-    """The lowest cell of ``board`` (bits follow the cells' order), -1 when it is empty."""
-    for cell in range(NUM_CELLS):
-        if has_bit(board, cell):
-            return cell
+def cells_of(board: tuple, out: np.ndarray) -> int:
+    """Write the cells of ``board`` (a tuple of its words, cells only) into ``out`` (182,)
+    int64 in increasing order; return how many there are."""
+    count = 0
+    for i in range(NUM_WORDS):
+        word = _word(board, i)
+        while word != _ZERO:
+            out[count] = BIT_CELL[64 * i + _low_bit(word)]
+            count += 1
+            word &= word - _ONE
+    return count
+
+
+@njit
+def first_cell(board: tuple) -> int:
+    """The lowest cell of ``board`` (cells only), -1 when it is empty."""
+    for i in range(NUM_WORDS):
+        word = _word(board, i)
+        if word != _ZERO:
+            return BIT_CELL[64 * i + _low_bit(word)]
     return -1
 
 
 @njit
-def _neighbour_flags(board: tuple, connected: np.ndarray) -> None:
-    """Write into ``connected`` ((182, 4) bool) whether the neighbour of every cell in
-    direction N, E, S, W lies in ``board`` (False off the grid).
-
-    The board shifted once per direction, then read a grid row (a word's lane) at a time:
-    a word picked per cell costs twice as much.
-    """
-    for d in range(4):
-        towards = _shifted(board, _NEIGHBOUR_SHIFTS[d])
-        for y in range(HEIGHT):
-            lane = _word(towards, y // 4) >> np.uint64(_LANE * (y % 4))
-            for x in range(WIDTH):
-                connected[WIDTH * y + x, d] = (lane >> np.uint64(x)) & _ONE != _ZERO
+def sections_board(sections: int) -> tuple:
+    """The board of the cells of a 9-bit set of sections."""
+    out = (_ZERO, _ZERO, _ZERO, _ZERO)
+    for section in range(NUM_SECTIONS):
+        if sections >> section & 1:
+            out = union(out, load(SECTION_BOARDS[section]))
+    return out
 
 
 @njit
-def _neighbours_in(board: tuple, cell: int, connected: np.ndarray) -> None:
-    """Write into ``connected[cell]`` ((182, 4) bool) whether the neighbour of ``cell`` in
-    direction N, E, S, W lies in ``board`` (False off the grid)."""
-    for d in range(4):
-        near = NEIGHBOURS[cell, d]
-        connected[cell, d] = near != OUTSIDE and has_bit(board, near)
+def board_sections(board: tuple) -> int:
+    """The 9-bit set of the sections holding a cell of ``board``."""
+    out = 0
+    for section in range(NUM_SECTIONS):
+        if not is_empty(intersection(board, load(SECTION_BOARDS[section]))):
+            out |= 1 << section
+    return out
 
 
 @njit
-def placements_row(walk: np.ndarray, targets: np.ndarray, candidates: np.ndarray,
-                   safe: np.ndarray, connected: np.ndarray) -> None:
+def neighbours_of(board: tuple) -> tuple:
+    """The cells with an orthogonal neighbour in ``board`` (cells only)."""
+    out = (_ZERO, _ZERO, _ZERO, _ZERO)
+    for d in range(4):
+        out = union(out, _shifted(board, _NEIGHBOUR_SHIFTS[d]))
+    return intersection(out, load(CELLS_BOARD))
+
+
+@njit
+def neighbour_board(board: tuple, direction: int) -> tuple:
+    """The cells whose neighbour in ``direction`` (N, E, S, W) lies in ``board`` (cells
+    only; a board bit past the grid holds no cell and reads False)."""
+    return intersection(_shifted(board, _NEIGHBOUR_SHIFTS[direction]), load(CELLS_BOARD))
+
+
+@njit
+def placement_boards(walk: tuple, goal: tuple, candidates: tuple,
+                     connected: np.ndarray) -> tuple:
     """Effect of one tile on each candidate cell of one board (§5.1 reachability, §9.2).
 
     A tile can only split K where it stands in K's component on a cell whose ring fails
@@ -376,28 +438,31 @@ def placements_row(walk: np.ndarray, targets: np.ndarray, candidates: np.ndarray
     linked to K.
 
     Args:
-        walk: (4,) uint64, the walkable cells.
-        targets: (4,) uint64, the set K (customers and entrances), assumed to lie in one
-            walkable component, as the rules keep them.
-        candidates: (182,) bool, the cells asked about (free cells: no customer or entrance).
-        safe: (182,) bool, written: a tile on the cell leaves K in one component (True for
-            cells that are not candidates).
-        connected: (182, 4) bool, written: the neighbour in direction N, E, S, W would lie
-            in K's component with the tile placed (the entrance test of a new stall); for a
-            cell that cannot split K, whether it lies in K's component now.
+        walk: the walkable cells.
+        goal: the set K (customers and entrances), assumed to lie in one walkable
+            component, as the rules keep them.
+        candidates: the cells asked about (free cells: no customer or entrance).
+        connected: (4, 4) uint64, written: per direction N, E, S, W, the board of the cells
+            whose neighbour that way would lie in K's component with a tile on the cell (the
+            entrance test of a new stall); for a cell that cannot split K, whether it lies in
+            K's component now. Read only its cells.
+
+    Returns:
+        The board of the cells where a tile leaves K in one component: every cell but the
+        candidates that would split it.
     """
-    open_cells, goal = _load(walk), _load(targets)
-    component = _flood(goal, open_cells)
-    safe[:] = True
-    _neighbour_flags(component, connected)
-    suspects = _intersection(_ring_cut(open_cells), component)
-    first = _first_cell(goal)
-    if _is_empty(suspects) or first < 0:
-        return
-    for cell in range(NUM_CELLS):
-        if not (candidates[cell] and has_bit(suspects, cell)):
-            continue
-        without = _difference(open_cells, _cell_bits(cell))
+    component = _flood(goal, walk)
+    for d in range(4):
+        store(neighbour_board(component, d), connected[d])
+    safe = load(CELLS_BOARD)
+    suspects = intersection(intersection(_ring_cut(walk), component), candidates)
+    first = first_cell(goal)
+    if is_empty(suspects) or first < 0:
+        return safe
+    cells = local_zeros(NUM_CELLS, np.int64)
+    for i in range(cells_of(suspects, cells)):
+        cell = cells[i]
+        without = difference(walk, cell_bits(cell))
         # The detour search: from the first walkable neighbour (a suspect has two or more)
         # to the others, most often met within a few steps; when they are not met, the
         # start's piece of the board without the cell is complete, and the flood from the
@@ -405,16 +470,49 @@ def placements_row(walk: np.ndarray, targets: np.ndarray, candidates: np.ndarray
         start, around = -1, (_ZERO, _ZERO, _ZERO, _ZERO)
         for d in range(4):
             near = NEIGHBOURS[cell, d]
-            if near != OUTSIDE and has_bit(open_cells, near):
-                around = _union(around, _cell_bits(near))
+            if near != OUTSIDE and has_bit(walk, near):
+                around = union(around, cell_bits(near))
                 if start < 0:
                     start = near
-        piece, met = _flood_towards(_cell_bits(start), without, around)
+        piece, met = _flood_towards(cell_bits(start), without, around)
         if met:
             continue  # the neighbours meet again: nothing is cut off
-        reached = piece if has_bit(piece, first) else _flood(_cell_bits(first), without)
-        safe[cell] = _is_empty(_difference(goal, reached))
-        _neighbours_in(reached, cell, connected)
+        reached = piece if has_bit(piece, first) else _flood(cell_bits(first), without)
+        if not is_empty(difference(goal, reached)):
+            safe = difference(safe, cell_bits(cell))
+        word, bit = CELL_WORD[cell], CELL_BIT[cell]
+        for d in range(4):
+            near = NEIGHBOURS[cell, d]
+            if near != OUTSIDE and has_bit(reached, near):
+                connected[d, word] |= bit
+            else:
+                connected[d, word] &= ~bit
+    return safe
+
+
+@njit
+def placements_row(walk: np.ndarray, targets: np.ndarray, candidates: np.ndarray,
+                   safe: np.ndarray, connected: np.ndarray) -> None:
+    """``placement_boards`` of one board as cell arrays.
+
+    Args:
+        walk: (4,) uint64, the walkable cells.
+        targets: (4,) uint64, the set K (customers and entrances).
+        candidates: (182,) bool, the cells asked about (free cells: no customer or entrance).
+        safe: (182,) bool, written: a tile on the cell leaves K in one component (True for
+            cells that are not candidates).
+        connected: (182, 4) bool, written: the neighbour in direction N, E, S, W would lie
+            in K's component with the tile placed; for a cell that cannot split K, whether
+            it lies in K's component now.
+    """
+    free = local_zeros(NUM_WORDS, np.uint64)
+    mask_bits(candidates, free)
+    boards = local_zeros((4, NUM_WORDS), np.uint64)
+    safe_bits = placement_boards(load(walk), load(targets), load(free), boards)
+    for cell in range(NUM_CELLS):
+        safe[cell] = has_bit(safe_bits, cell)
+        for d in range(4):
+            connected[cell, d] = has_bit(boards[d], cell)
 
 
 @njit
@@ -433,17 +531,17 @@ def walk_distances_row(walk: np.ndarray, source: int, goals: np.ndarray,
     for j in range(goals.shape[0]):
         out[j] = -1
         if goal_valid[j]:
-            pending = _union(pending, _cell_bits(goals[j]))
-    open_cells = _load(walk)
-    reached = _cell_bits(source)
+            pending = union(pending, cell_bits(goals[j]))
+    open_cells = load(walk)
+    reached = cell_bits(source)
     step = 0
-    while not _is_empty(pending):
+    while not is_empty(pending):
         # Most steps reach no goal: one test against their union skips the scan.
-        if not _is_empty(_intersection(reached, pending)):
+        if not is_empty(intersection(reached, pending)):
             for j in range(goals.shape[0]):
                 if goal_valid[j] and out[j] < 0 and has_bit(reached, goals[j]):
                     out[j] = step
-            pending = _difference(pending, reached)
+            pending = difference(pending, reached)
         grown = _dilate(reached, open_cells)
         if _same(grown, reached):
             return

@@ -12,15 +12,20 @@ from envs.cairo.board import (
     OUTSIDE,
     Reachability,
     board_bits,
+    board_sections,
+    cells_of,
     component_bits,
+    first_cell,
     flood,
     flood_bits,
     has_bit,
     mask_bits,
+    neighbours_of,
     pack,
     placements_row,
     ring_cut_bits,
     ring_cut_word,
+    sections_board,
     unpack,
     walk_distances,
     walk_distances_row,
@@ -184,6 +189,38 @@ def test_per_row_board_matches_pack_and_has_bit():
     board = _bits(mask)
     assert np.array_equal(board, pack(mask[None])[0])
     assert [has_bit(board, k) for k in range(NUM_CELLS)] == mask.tolist()
+
+
+def test_cells_of_lists_a_boards_cells_in_order():
+    """``cells_of`` and ``first_cell`` read a board's cells back, lowest first."""
+    rng = np.random.default_rng(4)
+    for density in (0.0, 0.05, 0.5, 1.0):
+        mask = rng.random(NUM_CELLS) < density
+        out = np.full(NUM_CELLS, -1, dtype=np.int64)
+        count = cells_of(tuple(_bits(mask)), out)
+        assert out[:count].tolist() == np.flatnonzero(mask).tolist()
+        assert first_cell(tuple(_bits(mask))) == (np.flatnonzero(mask)[0] if mask.any() else -1)
+
+
+def test_sections_board_and_board_sections():
+    """Sections 0 and 8 are the cells of those sections (the corner restaurant cells too);
+    a board's sections are those holding one of its cells."""
+    board = sections_board(0b100000001)
+    assert [has_bit(board, k) for k in range(NUM_CELLS)] == np.isin(SECTION, (0, 8)).tolist()
+    assert has_bit(board, cell(13, 12)) and not has_bit(board, cell(0, 12))
+    mask = np.zeros(NUM_CELLS, dtype=bool)
+    mask[[cell(5, 0), cell(0, 12)]] = True  # section 1, and the corner of section 6
+    assert board_sections(tuple(_bits(mask))) == 0b1000010
+
+
+def test_neighbours_of_a_board_stay_on_the_grid():
+    """The orthogonal neighbours of the west column's and east column's cells: no bit
+    wraps into the next row or off the grid."""
+    mask = np.zeros(NUM_CELLS, dtype=bool)
+    mask[[cell(0, 3), cell(13, 7)]] = True
+    near = neighbours_of(tuple(_bits(mask)))
+    expected = {cell(0, 2), cell(0, 4), cell(1, 3), cell(13, 6), cell(13, 8), cell(12, 7)}
+    assert {k for k in range(NUM_CELLS) if has_bit(near, k)} == expected
 
 
 def test_board_bits_are_walkable_cells_and_targets():

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from envs.cairo.board import cells_of, has_bit, intersection, load, sections_board, union
 from envs.cairo.data import (
     DISPLAY_SLOTS,
     NUM_BARKERS,
@@ -51,7 +52,7 @@ def legal_place_colour(s, r, mask, hand, money):
     """D1: the seat's unplaced colours with a legal setup placement (§5.9.1)."""
     reach = placement.new_reach()
     placement.load_board(s, r, reach)
-    placement.analyse(s, r, reach)
+    placement.analyse(s, r, reach, sections_board(placement.setup_sections(s.stall_cell[r])))
     colours = placement.setup_colours(s, r, reach)
     seat = s.current_player[r]
     for c in range(NUM_COLOURS):
@@ -59,34 +60,25 @@ def legal_place_colour(s, r, mask, hand, money):
 
 
 @njit
-def _stall_board(s, r, reach):
-    """Analyse the board the pending stall goes on: as it is, or for a move with the stall
-    lifted (``placement.lift``)."""
+def _stall_board(s, r, reach, cells):
+    """Analyse the board the pending stall goes on for the board ``cells``: as it is, or
+    for a move with the stall lifted (``placement.lift``)."""
     if s.verb[r] == Verb.MOVE:
-        placement.lift(s, r, s.current_player[r], s.colour[r], reach)
+        placement.lift(s, r, s.current_player[r], s.colour[r], reach, cells)
     else:
         placement.load_board(s, r, reach)
-        placement.analyse(s, r, reach)
+        placement.analyse(s, r, reach, cells)
 
 
 @njit
-def _stall_cells(s, r, reach, sections, out):
-    """Into ``out`` (182,) bool: the cells the pending stall may stand on by area and
-    section (the board aside). The pending verb says which rules apply: PLACE (setup or
+def _stall_cells(s, r, reach, sections):
+    """The cells the pending stall may stand on by area and section (the board aside) in
+    the 9-bit set ``sections``. The pending verb says which rules apply: PLACE (setup or
     neutral: at most two stalls a section, ``sections``), NEW (the sections the cards pay
-    for) or MOVE (the same, with the stall lifted: ``placement.move_cell_ok``)."""
-    colour = s.colour[r]
+    for) or MOVE (the same, with the stall lifted: ``placement.move_cells``)."""
     if s.verb[r] == Verb.MOVE:
-        seat = s.current_player[r]
-        old = s.stall_cell[r, seat, colour]
-        sections &= placement.move_sections_open(s, r, seat, colour)
-        for k in range(NUM_CELLS):
-            out[k] = placement.move_cell_ok(old, colour, sections, k)
-        return
-    main = reach.main
-    for k in range(NUM_CELLS):
-        out[k] = (placement.open_colours(main, k) >> colour & 1 == 1
-                  and sections >> SECTION_OF[k] & 1 == 1)
+        return placement.move_cells(s, r, s.current_player[r], s.colour[r], sections)
+    return placement.colour_cells(reach.main, s.colour[r], sections)
 
 
 @njit
@@ -102,21 +94,22 @@ def stall_options(s, r, hand, money, out):
     """D2 and D3: the legal (cell, direction) of the pending stall into ``out`` (182, 4)
     bool: a cell it may stand on by area and section where the board takes a stall."""
     reach = placement.new_reach()
-    _stall_board(s, r, reach)
-    cells = local_zeros(NUM_CELLS, np.bool_)
-    _stall_cells(s, r, reach, _stall_sections(s, r, hand, money), cells)
-    dirs = reach.dirs
-    for k in range(NUM_CELLS):
-        for d in range(4):
-            out[k, d] = cells[k] and dirs[k, d]
+    sections = _stall_sections(s, r, hand, money)
+    _stall_board(s, r, reach, sections_board(sections))
+    cells = _stall_cells(s, r, reach, sections)
+    for d in range(4):
+        facing = intersection(cells, load(reach.dirs[d]))
+        for k in range(NUM_CELLS):
+            out[k, d] = has_bit(facing, k)
 
 
 @njit
 def legal_stall_cell(s, r, mask, hand, money):
-    options = local_zeros((NUM_CELLS, 4), np.bool_)
-    stall_options(s, r, hand, money, options)
-    for k in range(NUM_CELLS):
-        mask[CELL + k] = options[k].any()
+    reach = placement.new_reach()
+    sections = _stall_sections(s, r, hand, money)
+    _stall_board(s, r, reach, sections_board(sections))
+    cells = _stall_cells(s, r, reach, sections)
+    _mark_cells(intersection(cells, load(reach.stall_ok)), mask)
 
 
 @njit
@@ -124,12 +117,20 @@ def legal_stall_dir(s, r, mask, hand, money):
     """D3 at the chosen cell. Public: it reads the cards only as the sections they pay for,
     and the chosen cell's section is one (D2 offered it)."""
     reach = placement.new_reach()
-    _stall_board(s, r, reach)
-    cells = local_zeros(NUM_CELLS, np.bool_)
-    _stall_cells(s, r, reach, _stall_sections(s, r, hand, money), cells)
+    sections = _stall_sections(s, r, hand, money)
+    _stall_board(s, r, reach, sections_board(sections))
+    cells = _stall_cells(s, r, reach, sections)
     k = s.target[r]
     for d in range(4):
-        mask[DIR + d] = cells[k] and reach.dirs[k, d]
+        mask[DIR + d] = has_bit(cells, k) and has_bit(reach.dirs[d], k)
+
+
+@njit
+def _mark_cells(cells, mask):
+    """Set the CELL actions of the cells of the board ``cells`` in ``mask``."""
+    found = local_zeros(NUM_CELLS, np.int64)
+    for i in range(cells_of(cells, found)):
+        mask[CELL + found[i]] = True
 
 
 # ---------------------------------------------------------------- the turn (D4)
@@ -138,15 +139,25 @@ def legal_turn(s, r, mask, hand, money):
     """D4 at the start of a MAIN or FINAL turn (§4.1, §9.2): what the board allows meets
     the sections the seat's cards and money pay for."""
     seat = s.current_player[r]
+    cover_new = cards.build_cover(hand, money, 0, 0)  # a stall: no cost but the joker fee
+    cover = local_zeros(NUM_COLOURS, np.int64)  # an expansion of each colour
+    covered = cover_new
+    for c in range(NUM_COLOURS):
+        cover[c] = cards.build_cover(hand, money, c, s.group_size[r, seat, c] + 1)
+        covered |= cover[c]
     reach = placement.new_reach()
     placement.load_board(s, r, reach)
-    placement.analyse(s, r, reach)
+    # The cells the cards pay for, and every cell a group may grow onto: R22's "blocked"
+    # reads the expansions whatever the cards.
+    cells = sections_board(covered)
+    for c in range(NUM_COLOURS):
+        cells = union(cells, placement.growth_cells(reach, seat, c))
+    placement.analyse(s, r, reach, cells)
     new_sections = local_zeros(NUM_COLOURS, np.int64)
     expand_sections = local_zeros(NUM_COLOURS, np.int64)
     placement.new_sections(s, r, reach, new_sections)
     placement.expand_sections(reach, seat, expand_sections)
     main = s.stage[r] == Stage.MAIN
-    cover_new = cards.build_cover(hand, money, 0, 0)  # a stall: no cost but the joker fee
     blocked_only = s.params[P_MOVE_REQUIRES_BLOCKED] != 0
     for c in range(NUM_COLOURS):
         size = s.group_size[r, seat, c]
@@ -154,8 +165,7 @@ def legal_turn(s, r, mask, hand, money):
         stall_ok = new_sections[c] & cover_new != 0
         mask[NEW + c] = s.stall_cell[r, seat, c] < 0 and stall_ok
         # §5.4: a group, an expansion left, a cell in a section where the colour is paid for.
-        cover = cards.build_cover(hand, money, c, size + 1)
-        mask[EXPAND + c] = (expand_sections[c] & cover != 0 and size > 0
+        mask[EXPAND + c] = (expand_sections[c] & cover[c] != 0 and size > 0
                             and s.supply[r, c] > 0)
         # §5.6: an unexpanded stall, blocked (R22) unless the option waives it, with a
         # destination in a section the cards pay for. Lifting a stall only frees cells and
@@ -165,7 +175,7 @@ def legal_turn(s, r, mask, hand, money):
         movable = size == 1 and not (blocked_only and expand_sections[c] != 0)
         move_ok = movable and stall_ok
         if movable and not stall_ok and cover_new != 0:
-            move_ok = placement.move_sections(s, r, seat, c, reach) & cover_new != 0
+            move_ok = placement.move_sections(s, r, seat, c, reach, cover_new) != 0
         mask[MOVE + c] = move_ok
         mask[LURE + c] = main and lure_available(s, r, c)
     mask[DRAW] = main
@@ -178,15 +188,12 @@ def legal_expand_cell(s, r, mask, hand, money):
     """D5: the cells the pending expansion may take and pay for."""
     seat = s.current_player[r]
     colour = s.colour[r]
+    cover = sections_board(cards.build_cover(hand, money, colour,
+                                             s.group_size[r, seat, colour] + 1))
     reach = placement.new_reach()
     placement.load_board(s, r, reach)
-    placement.analyse(s, r, reach)
-    cost = s.group_size[r, seat, colour] + 1
-    cover = cards.build_cover(hand, money, colour, cost)
-    colours = local_zeros(NUM_CELLS, np.int64)
-    placement.expansion_cells(reach, seat, colours)
-    for k in range(NUM_CELLS):
-        mask[CELL + k] = colours[k] >> colour & 1 == 1 and cover >> SECTION_OF[k] & 1 == 1
+    placement.analyse(s, r, reach, cover)
+    _mark_cells(intersection(placement.expansion_cells(reach, seat, colour), cover), mask)
 
 
 @njit

@@ -1,11 +1,12 @@
 """Where a tile may stand, per row: new, moved and setup stalls (§5.3, §5.6, §5.9) and
 expansions (§5.4 preconditions 2–4 and 6).
 
-Every rule reads one row's board through a ``Reach``: the walkable cells and targets as
-bitboards and, for every free cell, whether a tile there keeps the customers and entrances
-in one walkable component and which of its neighbours stay connected to them
-(``board.placements_row``, the reachability rule of §5.1). A move analyses a board of its
-own, with the moved stall lifted. Sets of colours are 6-bit ints (bit c: colour c), sets of
+Every rule reads one row's board through a ``Reach``: its tiles, targets and free cells as
+bitboards (``board``'s layout) and, for every free cell, whether a tile there keeps the
+customers and entrances in one walkable component and which of its neighbours stay
+connected to them (``board.placement_boards``, the reachability rule of §5.1). Each rule is
+a few whole-board operations, not a loop over cells. A move analyses a board of its own,
+with the moved stall lifted. Sets of colours are 6-bit ints (bit c: colour c), sets of
 sections 9-bit ints.
 """
 
@@ -15,9 +16,27 @@ from typing import NamedTuple
 
 import numpy as np
 
-from envs.cairo.board import AREA_CODE, NEIGHBOURS, OUTSIDE, board_bits, placements_row
+from envs.cairo.board import (
+    AREA_BOARDS,
+    CELL_BIT,
+    CELL_WORD,
+    CELLS_BOARD,
+    MARKET_BOARD,
+    SECTION_BOARDS,
+    board_sections,
+    cell_bits,
+    difference,
+    intersection,
+    is_empty,
+    load,
+    neighbour_board,
+    neighbours_of,
+    placement_boards,
+    sections_board,
+    store,
+    union,
+)
 from envs.cairo.data import (
-    MARKET,
     NUM_CELLS,
     NUM_COLOURS,
     NUM_OWNERS,
@@ -28,27 +47,25 @@ from envs.cairo.data import (
 from envs.core.jit import local_zeros, njit
 
 SECTION_OF = SECTION.astype(np.int64)
+NUM_GROUPS = NUM_OWNERS * NUM_COLOURS
+ALL_SECTIONS = (1 << NUM_SECTIONS) - 1
+ALL_CELLS = CELLS_BOARD
+_ZERO = np.uint64(0)
 
 
 class Reach(NamedTuple):
-    """One board's analysis (scratch arrays, filled by ``analyse``).
+    """One board's analysis (scratch arrays: ``load_board`` fills the first five,
+    ``analyse`` the rest). A board is (4,) uint64, the cells at ``board``'s bits."""
 
-    Loops over cells read its arrays through locals taken before the loop, and per-cell
-    rules take plain arrays (and are inlined): reading an array out of a tuple, or passing a
-    tuple to a call, inside a cell loop costs more than the rule itself (``analyse`` took
-    62 µs a board that way, 5.4 µs with locals).
-    """
-
-    tile: np.ndarray  # (182,) int8 the tiles (a copy: a move lifts its stall here)
-    entrance: np.ndarray  # (182,) int8 the entrances (likewise)
-    customers: np.ndarray  # (182,) bool a customer stands on the cell
-    walk: np.ndarray  # (4,) uint64 walkable cells
-    targets: np.ndarray  # (4,) uint64 customers and entrances
-    candidates: np.ndarray  # (182,) bool the free cells
-    safe: np.ndarray  # (182,) bool a tile there keeps the targets connected
-    connected: np.ndarray  # (182, 4) bool its neighbour that way stays connected to them
-    dirs: np.ndarray  # (182, 4) bool a stall tile on the cell may face that way (§5.3)
-    stall_ok: np.ndarray  # (182,) bool some direction of ``dirs``
+    occupied: np.ndarray  # the tiles (a move lifts its stall here)
+    walk: np.ndarray  # §5.1 walkable: market cells without a tile
+    targets: np.ndarray  # the set K: customers and entrances
+    free: np.ndarray  # §5.1 free: no tile, no entrance, no customer
+    groups: np.ndarray  # (30, 4) the tiles of each group, ``owner * 6 + colour``
+    safe: np.ndarray  # a tile there keeps the targets connected
+    connected: np.ndarray  # (4, 4) per direction: its neighbour that way stays connected
+    dirs: np.ndarray  # (4, 4) per direction: a stall tile on the cell may face that way
+    stall_ok: np.ndarray  # some direction of ``dirs`` (§5.3)
     main: np.ndarray  # (9,) int64 the colour set of the main stalls (any owner) per section
 
 
@@ -56,60 +73,79 @@ class Reach(NamedTuple):
 def new_reach():
     """Scratch for one board's analysis, in the frame of the compiled function that asks
     (this one is inlined there)."""
-    return Reach(local_zeros(NUM_CELLS, np.int8), local_zeros(NUM_CELLS, np.int8),
-                 local_zeros(NUM_CELLS, np.bool_), local_zeros(4, np.uint64),
-                 local_zeros(4, np.uint64), local_zeros(NUM_CELLS, np.bool_),
-                 local_zeros(NUM_CELLS, np.bool_), local_zeros((NUM_CELLS, 4), np.bool_),
-                 local_zeros((NUM_CELLS, 4), np.bool_), local_zeros(NUM_CELLS, np.bool_),
-                 local_zeros(NUM_SECTIONS, np.int64))
+    return Reach(local_zeros(4, np.uint64), local_zeros(4, np.uint64),
+                 local_zeros(4, np.uint64), local_zeros(4, np.uint64),
+                 local_zeros((NUM_GROUPS, 4), np.uint64), local_zeros(4, np.uint64),
+                 local_zeros((4, 4), np.uint64), local_zeros((4, 4), np.uint64),
+                 local_zeros(4, np.uint64), local_zeros(NUM_SECTIONS, np.int64))
+
+
+@njit
+def _load_board(s, r, reach, lifted_tile, lifted_entrance):
+    """Row ``r``'s tiles, entrances and customers as boards in ``reach``, but for the tile
+    on ``lifted_tile`` and the entrance on ``lifted_entrance`` (-1: none)."""
+    occupied, targets, groups = reach.occupied, reach.targets, reach.groups
+    occupied[:] = _ZERO
+    targets[:] = _ZERO
+    groups[:] = _ZERO
+    tile, entrance = s.tile[r], s.entrance[r]
+    for k in range(NUM_CELLS):
+        word, bit = CELL_WORD[k], CELL_BIT[k]
+        group = tile[k]
+        if group >= 0 and k != lifted_tile:
+            occupied[word] |= bit
+            groups[group, word] |= bit
+        if entrance[k] >= 0 and k != lifted_entrance:
+            targets[word] |= bit
+    for c in range(NUM_COLOURS):
+        k = s.customer[r, c]
+        if k >= 0:
+            targets[CELL_WORD[k]] |= CELL_BIT[k]
+    tiles, goal = load(occupied), load(targets)
+    store(difference(load(MARKET_BOARD), tiles), reach.walk)
+    store(difference(load(CELLS_BOARD), union(tiles, goal)), reach.free)
 
 
 @njit
 def load_board(s, r, reach):
-    """Copy row ``r``'s tiles, entrances and customers into ``reach``."""
-    for k in range(NUM_CELLS):  # an array copy would need numba's runtime
-        reach.tile[k] = s.tile[r, k]
-        reach.entrance[k] = s.entrance[r, k]
-    reach.customers[:] = False
-    for c in range(NUM_COLOURS):
-        if s.customer[r, c] >= 0:
-            reach.customers[s.customer[r, c]] = True
+    """Row ``r``'s tiles, entrances and customers as boards in ``reach``."""
+    _load_board(s, r, reach, -1, -1)
 
 
 @njit
-def mark_free(reach):
-    """The free cells of the board in ``reach`` into ``reach.candidates`` (§5.1: no tile, no
-    entrance, no customer)."""
-    tile, entrance, customers, free = reach.tile, reach.entrance, reach.customers, reach.candidates
-    for k in range(NUM_CELLS):
-        free[k] = tile[k] < 0 and entrance[k] < 0 and not customers[k]
+def _place_stalls(reach):
+    """§5.3 preconditions 3, 4 and 7 on the analysed board into ``dirs`` and ``stall_ok``:
+    a stall tile on a free cell with no tile orthogonally adjacent (R11), its entrance on a
+    free market cell, every customer and entrance (the new one too) in one walkable
+    component."""
+    free = load(reach.free)
+    cell_ok = difference(intersection(free, load(reach.safe)),
+                         neighbours_of(load(reach.occupied)))
+    entrance_ok = intersection(free, load(MARKET_BOARD))
+    stall_ok = (_ZERO, _ZERO, _ZERO, _ZERO)
+    for d in range(4):
+        facing = intersection(intersection(cell_ok, neighbour_board(entrance_ok, d)),
+                              load(reach.connected[d]))
+        store(facing, reach.dirs[d])
+        stall_ok = union(stall_ok, facing)
+    store(stall_ok, reach.stall_ok)
 
 
 @njit
-def analyse(s, r, reach):
-    """Analyse the board in ``reach``: the reachability of a tile on every free cell,
-    where a stall may stand (``dirs``, ``stall_ok``) and the main stalls' colours per
-    section."""
-    tile, free, safe, connected = reach.tile, reach.candidates, reach.safe, reach.connected
-    board_bits(tile, reach.entrance, s.customer[r], reach.walk, reach.targets)
-    mark_free(reach)
-    placements_row(reach.walk, reach.targets, free, safe, connected)
-    # §5.3 preconditions 3, 4 and 7: a stall tile on a free cell with no tile orthogonally
-    # adjacent (R11), its entrance on a free market cell, every customer and entrance (the
-    # new one too) in one walkable component.
-    dirs, stall_ok = reach.dirs, reach.stall_ok
-    for k in range(NUM_CELLS):
-        cell_ok = free[k] and safe[k]
-        for d in range(4):
-            n = NEIGHBOURS[k, d]
-            if n != OUTSIDE and tile[n] >= 0:
-                cell_ok = False
-        stall_ok[k] = False
-        for d in range(4):
-            n = NEIGHBOURS[k, d]
-            dirs[k, d] = (cell_ok and n != OUTSIDE and connected[k, d] and MARKET[n]
-                          and free[n])
-            stall_ok[k] |= dirs[k, d]
+def analyse(s, r, reach, cells):
+    """Analyse the board loaded in ``reach`` for the board ``cells``: the reachability of a
+    tile on each of their free cells, where a stall may stand (``dirs``, ``stall_ok``), and
+    the main stalls' colours per section.
+
+    A rule asks only about the cells its cards pay for (and the test of a cell that might
+    cut the board apart is the costly part): outside ``cells`` such a cell counts as safe,
+    so a rule reads the analysis only inside them (``ALL_CELLS`` for the whole board).
+    """
+    candidates = intersection(load(reach.free), cells)
+    safe = placement_boards(load(reach.walk), load(reach.targets), candidates,
+                            reach.connected)
+    store(safe, reach.safe)
+    _place_stalls(reach)
     main = reach.main
     main[:] = 0
     for owner in range(s.stall_cell.shape[1]):
@@ -119,12 +155,38 @@ def analyse(s, r, reach):
                 main[SECTION_OF[cell]] |= 1 << c
 
 
-@njit(inline="always")
-def open_colours(main, k):
-    """The colours a new stall tile may have on ``k`` by §5.3 preconditions 2 and 5: the
-    colour's area holds the cell, and no main stall of the colour (any owner; ``main`` the
-    analysed board's colours per section) stands in its section."""
-    return int(AREA_CODE[k]) & ~main[SECTION_OF[k]]
+@njit
+def open_sections(main, colour):
+    """§5.3 precondition 5: the 9-bit set of the sections where no main stall of
+    ``colour`` (any owner; ``main`` the analysed board's colours per section) stands."""
+    out = 0
+    for section in range(NUM_SECTIONS):
+        if main[section] >> colour & 1 == 0:
+            out |= 1 << section
+    return out
+
+
+@njit
+def colour_cells(main, colour, sections):
+    """The cells a new stall tile of ``colour`` may have by §5.3 preconditions 2 and 5, in
+    the 9-bit set ``sections``: the colour's area, the sections open to it."""
+    return intersection(load(AREA_BOARDS[colour]),
+                        sections_board(sections & open_sections(main, colour)))
+
+
+@njit
+def _section_colours(stall_ok, main, section):
+    """The colours a new stall tile may have on a cell of ``stall_ok`` in ``section``
+    (``colour_cells``)."""
+    cells = intersection(stall_ok, load(SECTION_BOARDS[section]))
+    out = 0
+    if is_empty(cells):
+        return out
+    for c in range(NUM_COLOURS):
+        if (main[section] >> c & 1 == 0
+                and not is_empty(intersection(cells, load(AREA_BOARDS[c])))):
+            out |= 1 << c
+    return out
 
 
 @njit
@@ -148,11 +210,11 @@ def setup_colours(s, r, reach):
     """The colours with a legal setup or neutral placement on the analysed board: a cell
     where a stall may stand, open to the colour, in a section with room (§5.9.1)."""
     room = setup_sections(s.stall_cell[r])
-    stall_ok, main = reach.stall_ok, reach.main
+    stall_ok = load(reach.stall_ok)
     out = 0
-    for k in range(NUM_CELLS):
-        if room >> SECTION_OF[k] & 1 and stall_ok[k]:
-            out |= open_colours(main, k)
+    for section in range(NUM_SECTIONS):
+        if room >> section & 1:
+            out |= _section_colours(stall_ok, reach.main, section)
     return out
 
 
@@ -161,70 +223,53 @@ def new_sections(s, r, reach, out):
     """Per colour into ``out`` (6,): the 9-bit set of the sections with a cell where a new
     stall of the colour may stand on the analysed board (cards aside)."""
     out[:] = 0
-    stall_ok, main = reach.stall_ok, reach.main
-    for k in range(NUM_CELLS):
-        if stall_ok[k]:
-            colours = open_colours(main, k)
-            for c in range(NUM_COLOURS):
-                if colours >> c & 1:
-                    out[c] |= 1 << SECTION_OF[k]
-
-
-@njit(inline="always")
-def growth_colours(tile, free, seat, k):
-    """The colours c whose group of ``seat`` may grow onto ``k`` by §5.4 preconditions 2–4
-    (reachability aside): a free cell of c's area, orthogonally adjacent to a tile of the
-    seat's group of c and to no tile of another group of c (another seat's or a neutral
-    one; tiles of other colours do not matter, R12)."""
-    if not free[k]:
-        return 0
-    own = 0
-    rival = 0
-    for d in range(4):
-        n = NEIGHBOURS[k, d]
-        if n == OUTSIDE or tile[n] < 0:
-            continue
-        group = tile[n]
-        if group // NUM_COLOURS == seat:
-            own |= 1 << group % NUM_COLOURS
-        else:
-            rival |= 1 << group % NUM_COLOURS
-    return own & ~rival & int(AREA_CODE[k])
+    stall_ok = load(reach.stall_ok)
+    for section in range(NUM_SECTIONS):
+        colours = _section_colours(stall_ok, reach.main, section)
+        for c in range(NUM_COLOURS):
+            if colours >> c & 1:
+                out[c] |= 1 << section
 
 
 @njit
-def expansion_cells(reach, seat, out):
-    """Per cell into ``out`` (182,): the colours whose group of ``seat`` may grow onto it
-    (§5.4 preconditions 2–4 and 6): ``growth_colours`` where a tile keeps the targets
-    connected."""
-    tile, free, safe = reach.tile, reach.candidates, reach.safe
-    for k in range(NUM_CELLS):
-        out[k] = growth_colours(tile, free, seat, k) if safe[k] else 0
+def growth_cells(reach, seat, colour):
+    """The cells ``seat``'s group of ``colour`` may grow onto by §5.4 preconditions 2–4
+    (reachability aside): free cells of the colour's area, orthogonally adjacent to a tile of
+    the group and to no tile of another group of the colour (another seat's or a neutral
+    one; tiles of other colours do not matter, R12)."""
+    own = (_ZERO, _ZERO, _ZERO, _ZERO)
+    rival = own
+    for owner in range(NUM_OWNERS):
+        group = load(reach.groups[owner * NUM_COLOURS + colour])
+        if owner == seat:
+            own = group
+        else:
+            rival = union(rival, group)
+    near = difference(neighbours_of(own), neighbours_of(rival))
+    return intersection(intersection(near, load(reach.free)), load(AREA_BOARDS[colour]))
+
+
+@njit
+def expansion_cells(reach, seat, colour):
+    """The cells ``seat``'s group of ``colour`` may grow onto on the analysed board (§5.4
+    preconditions 2–4 and 6): ``growth_cells`` where a tile keeps the targets connected."""
+    return intersection(growth_cells(reach, seat, colour), load(reach.safe))
 
 
 @njit
 def expand_sections(reach, seat, out):
     """Per colour into ``out`` (6,): the sections holding a cell the seat's group of the
     colour may grow onto (``expansion_cells``)."""
-    out[:] = 0
-    tile, free, safe = reach.tile, reach.candidates, reach.safe
-    for k in range(NUM_CELLS):
-        if not safe[k]:
-            continue
-        colours = growth_colours(tile, free, seat, k)
-        for c in range(NUM_COLOURS):
-            if colours >> c & 1:
-                out[c] |= 1 << SECTION_OF[k]
+    for c in range(NUM_COLOURS):
+        out[c] = board_sections(expansion_cells(reach, seat, c))
 
 
 @njit
-def lift(s, r, seat, colour, reach):
+def lift(s, r, seat, colour, reach, cells):
     """Load row ``r``'s board into ``reach`` with ``seat``'s stall of ``colour`` and its
-    entrance taken off (§5.6 precondition 3), and analyse it."""
-    load_board(s, r, reach)
-    reach.tile[s.stall_cell[r, seat, colour]] = -1
-    reach.entrance[s.entrance_cell[r, seat, colour]] = -1
-    analyse(s, r, reach)
+    entrance taken off (§5.6 precondition 3), and analyse it for the board ``cells``."""
+    _load_board(s, r, reach, s.stall_cell[r, seat, colour], s.entrance_cell[r, seat, colour])
+    analyse(s, r, reach, cells)
 
 
 @njit
@@ -232,7 +277,7 @@ def move_sections_open(s, r, seat, colour):
     """The 9-bit set of the sections the moved stall of ``seat``'s ``colour`` may go to by
     §5.3 precondition 5: those holding no other main stall of the colour (its own no longer
     counts against its section)."""
-    out = (1 << NUM_SECTIONS) - 1
+    out = ALL_SECTIONS
     for owner in range(NUM_OWNERS):
         cell = s.stall_cell[r, owner, colour]
         if cell >= 0 and owner != seat:
@@ -240,25 +285,20 @@ def move_sections_open(s, r, seat, colour):
     return out
 
 
-@njit(inline="always")
-def move_cell_ok(old, colour, sections, k):
-    """Cell ``k`` takes a moved stall of ``colour`` by area and section: in the colour's
-    area, in one of the ``sections`` open to it (``move_sections_open``), not its ``old``
-    cell."""
-    return (k != old and AREA_CODE[k] >> colour & 1 == 1
-            and sections >> SECTION_OF[k] & 1 == 1)
+@njit
+def move_cells(s, r, seat, colour, sections):
+    """The cells that take ``seat``'s moved stall of ``colour`` by area and section, in the
+    9-bit set ``sections``: the colour's area, the sections open to it
+    (``move_sections_open``), not its old cell."""
+    open_cells = intersection(load(AREA_BOARDS[colour]),
+                              sections_board(sections & move_sections_open(s, r, seat, colour)))
+    return difference(open_cells, cell_bits(s.stall_cell[r, seat, colour]))
 
 
 @njit
-def move_sections(s, r, seat, colour, reach):
-    """The 9-bit set of the sections holding a legal destination of ``seat``'s stall of
-    ``colour``, whatever the cards (§5.6 precondition 3); ``reach`` is scratch."""
-    lift(s, r, seat, colour, reach)
-    old = s.stall_cell[r, seat, colour]
-    open_sections = move_sections_open(s, r, seat, colour)
-    stall_ok = reach.stall_ok
-    out = 0
-    for k in range(NUM_CELLS):
-        if stall_ok[k] and move_cell_ok(old, colour, open_sections, k):
-            out |= 1 << SECTION_OF[k]
-    return out
+def move_sections(s, r, seat, colour, reach, sections):
+    """The sections of the 9-bit set ``sections`` holding a legal destination of ``seat``'s
+    stall of ``colour`` (§5.6 precondition 3); ``reach`` is scratch."""
+    lift(s, r, seat, colour, reach, sections_board(sections))
+    return board_sections(intersection(load(reach.stall_ok),
+                                       move_cells(s, r, seat, colour, sections)))

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import numpy as np
 
+from envs.cairo.board import cells_of, load
 from envs.cairo.data import NUM_CELLS, NUM_COLOURS, NUM_OWNERS, NUM_SECTIONS
 from envs.cairo.rules import cards, placement
 from envs.cairo.rules.legal import stall_options as _stall_options
 from envs.cairo.rules.lure import lure_options as _lure_options
 from envs.cairo.state import CairoState
 from envs.core.compiled import CompiledGame
-from envs.core.jit import njit
+from envs.core.jit import local_zeros, njit
 
 
 @njit
@@ -31,12 +32,13 @@ def _lure_options_rows(s, rows, cells, legal, cost):
 @njit
 def _growth_codes_rows(s, rows, seats, out):
     reach = placement.new_reach()
+    cells = local_zeros(NUM_CELLS, np.int64)
     for i in range(rows.shape[0]):
         placement.load_board(s, rows[i], reach)
-        placement.mark_free(reach)
-        tile, free = reach.tile, reach.candidates
-        for k in range(NUM_CELLS):
-            out[i, k] = placement.growth_colours(tile, free, seats[i], k)
+        for c in range(NUM_COLOURS):
+            grow = placement.growth_cells(reach, seats[i], c)
+            for j in range(cells_of(grow, cells)):
+                out[i, cells[j]] |= 1 << c
 
 
 @njit
@@ -45,7 +47,7 @@ def _board_sections_rows(s, rows, new, expand):
     for i in range(rows.shape[0]):
         r = rows[i]
         placement.load_board(s, r, reach)
-        placement.analyse(s, r, reach)
+        placement.analyse(s, r, reach, load(placement.ALL_CELLS))
         placement.new_sections(s, r, reach, new[i])
         placement.expand_sections(reach, s.current_player[r], expand[i])
 
@@ -54,7 +56,8 @@ def _board_sections_rows(s, rows, new, expand):
 def _move_sections_rows(s, rows, seats, colours, out):
     reach = placement.new_reach()
     for i in range(rows.shape[0]):
-        out[i] = placement.move_sections(s, rows[i], seats[i], colours[i], reach)
+        out[i] = placement.move_sections(s, rows[i], seats[i], colours[i], reach,
+                                         placement.ALL_SECTIONS)
 
 
 @njit
