@@ -13,7 +13,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.cairo.board import cells_of, has_bit, intersection, load, sections_board, union
+from envs.cairo.board import (
+    cell_bits,
+    cells_of,
+    has_bit,
+    intersection,
+    load,
+    sections_board,
+    union,
+)
 from envs.cairo.data import (
     DISPLAY_SLOTS,
     NUM_BARKERS,
@@ -52,7 +60,7 @@ def legal_place_colour(s, r, mask, hand, money):
     """D1: the seat's unplaced colours with a legal setup placement (§5.9.1)."""
     reach = placement.new_reach()
     placement.load_board(s, r, reach)
-    placement.analyse(s, r, reach, sections_board(placement.setup_sections(s.stall_cell[r])))
+    placement.analyse(reach, sections_board(placement.setup_sections(s.stall_cell[r])))
     colours = placement.setup_colours(s, r, reach)
     seat = s.current_player[r]
     for c in range(NUM_COLOURS):
@@ -60,25 +68,26 @@ def legal_place_colour(s, r, mask, hand, money):
 
 
 @njit
-def _stall_board(s, r, reach, cells):
-    """Analyse the board the pending stall goes on for the board ``cells``: as it is, or
-    for a move with the stall lifted (``placement.lift``)."""
-    if s.verb[r] == Verb.MOVE:
-        placement.lift(s, r, s.current_player[r], s.colour[r], reach, cells)
-    else:
-        placement.load_board(s, r, reach)
-        placement.analyse(s, r, reach, cells)
-
-
-@njit
 def _stall_cells(s, r, reach, sections):
     """The cells the pending stall may stand on by area and section (the board aside) in
-    the 9-bit set ``sections``. The pending verb says which rules apply: PLACE (setup or
-    neutral: at most two stalls a section, ``sections``), NEW (the sections the cards pay
-    for) or MOVE (the same, with the stall lifted: ``placement.move_cells``)."""
+    the 9-bit set ``sections``, its board loaded in ``reach`` (``_stall_board``). The
+    pending verb says which rules apply: PLACE (setup or neutral: at most two stalls a
+    section, ``sections``), NEW (the sections the cards pay for) or MOVE (the same, with
+    the stall lifted: ``placement.move_cells``)."""
     if s.verb[r] == Verb.MOVE:
         return placement.move_cells(s, r, s.current_player[r], s.colour[r], sections)
     return placement.colour_cells(reach.main, s.colour[r], sections)
+
+
+@njit
+def _stall_board(s, r, reach, sections):
+    """Load the board the pending stall goes on into ``reach``: as it is, or for a move
+    with the stall lifted (``placement.lift``); return ``_stall_cells``."""
+    if s.verb[r] == Verb.MOVE:
+        placement.lift(s, r, s.current_player[r], s.colour[r], reach)
+    else:
+        placement.load_board(s, r, reach)
+    return _stall_cells(s, r, reach, sections)
 
 
 @njit
@@ -94,9 +103,8 @@ def stall_options(s, r, hand, money, out):
     """D2 and D3: the legal (cell, direction) of the pending stall into ``out`` (182, 4)
     bool: a cell it may stand on by area and section where the board takes a stall."""
     reach = placement.new_reach()
-    sections = _stall_sections(s, r, hand, money)
-    _stall_board(s, r, reach, sections_board(sections))
-    cells = _stall_cells(s, r, reach, sections)
+    cells = _stall_board(s, r, reach, _stall_sections(s, r, hand, money))
+    placement.analyse(reach, cells)
     for d in range(4):
         facing = intersection(cells, load(reach.dirs[d]))
         for k in range(NUM_CELLS):
@@ -106,9 +114,8 @@ def stall_options(s, r, hand, money, out):
 @njit
 def legal_stall_cell(s, r, mask, hand, money):
     reach = placement.new_reach()
-    sections = _stall_sections(s, r, hand, money)
-    _stall_board(s, r, reach, sections_board(sections))
-    cells = _stall_cells(s, r, reach, sections)
+    cells = _stall_board(s, r, reach, _stall_sections(s, r, hand, money))
+    placement.analyse(reach, cells)
     _mark_cells(intersection(cells, load(reach.stall_ok)), mask)
 
 
@@ -117,10 +124,10 @@ def legal_stall_dir(s, r, mask, hand, money):
     """D3 at the chosen cell. Public: it reads the cards only as the sections they pay for,
     and the chosen cell's section is one (D2 offered it)."""
     reach = placement.new_reach()
-    sections = _stall_sections(s, r, hand, money)
-    _stall_board(s, r, reach, sections_board(sections))
-    cells = _stall_cells(s, r, reach, sections)
     k = s.target[r]
+    cells = intersection(_stall_board(s, r, reach, _stall_sections(s, r, hand, money)),
+                         cell_bits(k))
+    placement.analyse(reach, cells)
     for d in range(4):
         mask[DIR + d] = has_bit(cells, k) and has_bit(reach.dirs[d], k)
 
@@ -140,19 +147,14 @@ def legal_turn(s, r, mask, hand, money):
     the sections the seat's cards and money pay for."""
     seat = s.current_player[r]
     cover_new = cards.build_cover(hand, money, 0, 0)  # a stall: no cost but the joker fee
-    cover = local_zeros(NUM_COLOURS, np.int64)  # an expansion of each colour
-    covered = cover_new
-    for c in range(NUM_COLOURS):
-        cover[c] = cards.build_cover(hand, money, c, s.group_size[r, seat, c] + 1)
-        covered |= cover[c]
     reach = placement.new_reach()
     placement.load_board(s, r, reach)
-    # The cells the cards pay for, and every cell a group may grow onto: R22's "blocked"
-    # reads the expansions whatever the cards.
-    cells = sections_board(covered)
+    # The cells a new stall may take where the cards pay for it, and every cell a group
+    # may grow onto: R22's "blocked" reads the expansions whatever the cards.
+    cells = sections_board(cover_new)
     for c in range(NUM_COLOURS):
         cells = union(cells, placement.growth_cells(reach, seat, c))
-    placement.analyse(s, r, reach, cells)
+    placement.analyse(reach, cells)
     new_sections = local_zeros(NUM_COLOURS, np.int64)
     expand_sections = local_zeros(NUM_COLOURS, np.int64)
     placement.new_sections(s, r, reach, new_sections)
@@ -165,7 +167,8 @@ def legal_turn(s, r, mask, hand, money):
         stall_ok = new_sections[c] & cover_new != 0
         mask[NEW + c] = s.stall_cell[r, seat, c] < 0 and stall_ok
         # §5.4: a group, an expansion left, a cell in a section where the colour is paid for.
-        mask[EXPAND + c] = (expand_sections[c] & cover[c] != 0 and size > 0
+        cover = cards.build_cover(hand, money, c, size + 1)
+        mask[EXPAND + c] = (expand_sections[c] & cover != 0 and size > 0
                             and s.supply[r, c] > 0)
         # §5.6: an unexpanded stall, blocked (R22) unless the option waives it, with a
         # destination in a section the cards pay for. Lifting a stall only frees cells and
@@ -175,7 +178,7 @@ def legal_turn(s, r, mask, hand, money):
         movable = size == 1 and not (blocked_only and expand_sections[c] != 0)
         move_ok = movable and stall_ok
         if movable and not stall_ok and cover_new != 0:
-            move_ok = placement.move_sections(s, r, seat, c, reach, cover_new) != 0
+            move_ok = placement.move_sections(s, r, seat, c, cover_new) != 0
         mask[MOVE + c] = move_ok
         mask[LURE + c] = main and lure_available(s, r, c)
     mask[DRAW] = main
@@ -192,8 +195,9 @@ def legal_expand_cell(s, r, mask, hand, money):
                                              s.group_size[r, seat, colour] + 1))
     reach = placement.new_reach()
     placement.load_board(s, r, reach)
-    placement.analyse(s, r, reach, cover)
-    _mark_cells(intersection(placement.expansion_cells(reach, seat, colour), cover), mask)
+    cells = intersection(placement.growth_cells(reach, seat, colour), cover)
+    placement.analyse(reach, cells)
+    _mark_cells(intersection(cells, load(reach.safe)), mask)
 
 
 @njit

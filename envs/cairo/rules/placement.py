@@ -54,8 +54,8 @@ _ZERO = np.uint64(0)
 
 
 class Reach(NamedTuple):
-    """One board's analysis (scratch arrays: ``load_board`` fills the first five,
-    ``analyse`` the rest). A board is (4,) uint64, the cells at ``board``'s bits."""
+    """One board's analysis (scratch arrays: ``load_board`` fills the first five and
+    ``main``, ``analyse`` the rest). A board is (4,) uint64, the cells at ``board``'s bits."""
 
     occupied: np.ndarray  # the tiles (a move lifts its stall here)
     walk: np.ndarray  # §5.1 walkable: market cells without a tile
@@ -83,7 +83,9 @@ def new_reach():
 @njit
 def _load_board(s, r, reach, lifted_tile, lifted_entrance):
     """Row ``r``'s tiles, entrances and customers as boards in ``reach``, but for the tile
-    on ``lifted_tile`` and the entrance on ``lifted_entrance`` (-1: none)."""
+    on ``lifted_tile`` and the entrance on ``lifted_entrance`` (-1: none), and the main
+    stalls' colours per section (a lifted stall among them: its own section stays closed
+    to a new stall of its colour)."""
     occupied, targets, groups = reach.occupied, reach.targets, reach.groups
     occupied[:] = _ZERO
     targets[:] = _ZERO
@@ -104,6 +106,13 @@ def _load_board(s, r, reach, lifted_tile, lifted_entrance):
     tiles, goal = load(occupied), load(targets)
     store(difference(load(MARKET_BOARD), tiles), reach.walk)
     store(difference(load(CELLS_BOARD), union(tiles, goal)), reach.free)
+    main = reach.main
+    main[:] = 0
+    for owner in range(s.stall_cell.shape[1]):
+        for c in range(NUM_COLOURS):
+            cell = s.stall_cell[r, owner, c]
+            if cell >= 0:
+                main[SECTION_OF[cell]] |= 1 << c
 
 
 @njit
@@ -132,10 +141,9 @@ def _place_stalls(reach):
 
 
 @njit
-def analyse(s, r, reach, cells):
+def analyse(reach, cells):
     """Analyse the board loaded in ``reach`` for the board ``cells``: the reachability of a
-    tile on each of their free cells, where a stall may stand (``dirs``, ``stall_ok``), and
-    the main stalls' colours per section.
+    tile on each of their free cells, and where a stall may stand (``dirs``, ``stall_ok``).
 
     A rule asks only about the cells its cards pay for (and the test of a cell that might
     cut the board apart is the costly part): outside ``cells`` such a cell counts as safe,
@@ -146,13 +154,6 @@ def analyse(s, r, reach, cells):
                             reach.connected)
     store(safe, reach.safe)
     _place_stalls(reach)
-    main = reach.main
-    main[:] = 0
-    for owner in range(s.stall_cell.shape[1]):
-        for c in range(NUM_COLOURS):
-            cell = s.stall_cell[r, owner, c]
-            if cell >= 0:
-                main[SECTION_OF[cell]] |= 1 << c
 
 
 @njit
@@ -265,11 +266,10 @@ def expand_sections(reach, seat, out):
 
 
 @njit
-def lift(s, r, seat, colour, reach, cells):
+def lift(s, r, seat, colour, reach):
     """Load row ``r``'s board into ``reach`` with ``seat``'s stall of ``colour`` and its
-    entrance taken off (§5.6 precondition 3), and analyse it for the board ``cells``."""
+    entrance taken off (§5.6 precondition 3)."""
     _load_board(s, r, reach, s.stall_cell[r, seat, colour], s.entrance_cell[r, seat, colour])
-    analyse(s, r, reach, cells)
 
 
 @njit
@@ -296,9 +296,17 @@ def move_cells(s, r, seat, colour, sections):
 
 
 @njit
-def move_sections(s, r, seat, colour, reach, sections):
+def move_sections(s, r, seat, colour, sections):
     """The sections of the 9-bit set ``sections`` holding a legal destination of ``seat``'s
-    stall of ``colour`` (§5.6 precondition 3); ``reach`` is scratch."""
-    lift(s, r, seat, colour, reach, sections_board(sections))
-    return board_sections(intersection(load(reach.stall_ok),
-                                       move_cells(s, r, seat, colour, sections)))
+    stall of ``colour`` (§5.6 precondition 3).
+
+    It analyses a board of its own: a caller's ``Reach`` passed to a call that is not
+    inlined would have to live in memory, and the caller's analysis, inlined, runs slower.
+    """
+    cells = move_cells(s, r, seat, colour, sections)
+    if is_empty(cells):
+        return 0
+    reach = new_reach()
+    lift(s, r, seat, colour, reach)
+    analyse(reach, cells)
+    return board_sections(intersection(load(reach.stall_ok), cells))

@@ -47,16 +47,15 @@ def _board_sections_rows(s, rows, new, expand):
     for i in range(rows.shape[0]):
         r = rows[i]
         placement.load_board(s, r, reach)
-        placement.analyse(s, r, reach, load(placement.ALL_CELLS))
+        placement.analyse(reach, load(placement.ALL_CELLS))
         placement.new_sections(s, r, reach, new[i])
         placement.expand_sections(reach, s.current_player[r], expand[i])
 
 
 @njit
 def _move_sections_rows(s, rows, seats, colours, out):
-    reach = placement.new_reach()
     for i in range(rows.shape[0]):
-        out[i] = placement.move_sections(s, rows[i], seats[i], colours[i], reach,
+        out[i] = placement.move_sections(s, rows[i], seats[i], colours[i],
                                          placement.ALL_SECTIONS)
 
 
