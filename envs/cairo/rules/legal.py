@@ -151,14 +151,16 @@ def legal_turn(s, r, mask, hand, money):
     placement.load_board(s, r, reach)
     # The cells a new stall may take where the cards pay for it, and every cell a group
     # may grow onto: R22's "blocked" reads the expansions whatever the cards.
+    growth = local_zeros((NUM_COLOURS, 4), np.uint64)
+    placement.growth_boards(reach, seat, growth)
     cells = sections_board(cover_new)
     for c in range(NUM_COLOURS):
-        cells = union(cells, placement.growth_cells(reach, seat, c))
+        cells = union(cells, load(growth[c]))
     placement.analyse(reach, cells)
     new_sections = local_zeros(NUM_COLOURS, np.int64)
     expand_sections = local_zeros(NUM_COLOURS, np.int64)
     placement.new_sections(s, r, reach, new_sections)
-    placement.expand_sections(reach, seat, expand_sections)
+    placement.expand_sections(reach, growth, expand_sections)
     main = s.stage[r] == Stage.MAIN
     blocked_only = s.params[P_MOVE_REQUIRES_BLOCKED] != 0
     for c in range(NUM_COLOURS):

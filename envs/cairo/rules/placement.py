@@ -251,18 +251,20 @@ def growth_cells(reach, seat, colour):
 
 
 @njit
-def expansion_cells(reach, seat, colour):
-    """The cells ``seat``'s group of ``colour`` may grow onto on the analysed board (§5.4
-    preconditions 2–4 and 6): ``growth_cells`` where a tile keeps the targets connected."""
-    return intersection(growth_cells(reach, seat, colour), load(reach.safe))
+def growth_boards(reach, seat, out):
+    """``growth_cells`` of every colour into ``out`` (6, 4) uint64."""
+    for c in range(NUM_COLOURS):
+        store(growth_cells(reach, seat, c), out[c])
 
 
 @njit
-def expand_sections(reach, seat, out):
+def expand_sections(reach, growth, out):
     """Per colour into ``out`` (6,): the sections holding a cell the seat's group of the
-    colour may grow onto (``expansion_cells``)."""
+    colour may grow onto on the analysed board (§5.4 preconditions 2–4 and 6): a cell of
+    its ``growth_boards`` (6, 4) where a tile keeps the targets connected."""
+    safe = load(reach.safe)
     for c in range(NUM_COLOURS):
-        out[c] = board_sections(expansion_cells(reach, seat, c))
+        out[c] = board_sections(intersection(load(growth[c]), safe))
 
 
 @njit

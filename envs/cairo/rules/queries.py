@@ -44,12 +44,14 @@ def _growth_codes_rows(s, rows, seats, out):
 @njit
 def _board_sections_rows(s, rows, new, expand):
     reach = placement.new_reach()
+    growth = local_zeros((NUM_COLOURS, 4), np.uint64)
     for i in range(rows.shape[0]):
         r = rows[i]
         placement.load_board(s, r, reach)
+        placement.growth_boards(reach, s.current_player[r], growth)
         placement.analyse(reach, load(placement.ALL_CELLS))
         placement.new_sections(s, r, reach, new[i])
-        placement.expand_sections(reach, s.current_player[r], expand[i])
+        placement.expand_sections(reach, growth, expand[i])
 
 
 @njit
