@@ -427,38 +427,48 @@ def neighbour_board(board: tuple, direction: int) -> tuple:
 
 
 @njit
-def placement_boards(walk: tuple, goal: tuple, candidates: tuple,
-                     connected: np.ndarray) -> tuple:
-    """Effect of one tile on each candidate cell of one board (§5.1 reachability, §9.2).
-
-    A tile can only split K where it stands in K's component on a cell whose ring fails
-    (``ring_cut_word``). For such a cell, a walk without it from one of its walkable
-    neighbours that reaches all the others proves that nothing is cut off (usually within a
-    few steps); otherwise the flood from the first target, without the cell, finds what stays
-    linked to K.
-
-    Args:
-        walk: the walkable cells.
-        goal: the set K (customers and entrances), assumed to lie in one walkable
-            component, as the rules keep them.
-        candidates: the cells asked about (free cells: no customer or entrance).
-        connected: (4, 4) uint64, written: per direction N, E, S, W, the board of the cells
-            whose neighbour that way would lie in K's component with a tile on the cell (the
-            entrance test of a new stall); for a cell that cannot split K, whether it lies in
-            K's component now. Read only its cells.
-
-    Returns:
-        The board of the cells where a tile leaves K in one component: every cell but the
-        candidates that would split it.
-    """
+def component_boards(walk: tuple, goal: tuple, connected: np.ndarray) -> tuple:
+    """K's walkable component (``goal`` assumed to lie in one, as the rules keep it), and
+    into ``connected`` (4, 4) uint64, per direction N, E, S, W, the board of the cells whose
+    neighbour that way lies in it: where a tile on the cell cannot cut K apart, the
+    neighbours that stay connected to K (``cut_boards`` corrects the others)."""
     component = _flood(goal, walk)
     for d in range(4):
         store(neighbour_board(component, d), connected[d])
-    safe = load(CELLS_BOARD)
-    suspects = intersection(intersection(_ring_cut(walk), component), candidates)
+    return component
+
+
+@njit
+def possible_cuts(walk: tuple, component: tuple) -> tuple:
+    """The cells of K's component whose ring fails (``ring_cut_word``): only a tile on one
+    of them can split K."""
+    return intersection(_ring_cut(walk), component)
+
+
+@njit
+def cut_boards(walk: tuple, goal: tuple, component: tuple, candidates: tuple,
+               connected: np.ndarray) -> tuple:
+    """The candidate cells where a tile splits K (§5.1 reachability, §9.2), with their
+    ``connected`` neighbours corrected to those that stay linked to K.
+
+    A tile can only split K on a ``possible_cuts`` cell. For such a cell, a walk without it
+    from one of its walkable neighbours that reaches all the others proves that nothing is
+    cut off (usually within a few steps); otherwise the flood from the first target, without
+    the cell, finds what stays linked to K.
+
+    Args:
+        walk: the walkable cells.
+        goal: the set K (customers and entrances).
+        component: K's walkable component (``component_boards``).
+        candidates: the cells asked about (free cells: no customer or entrance).
+        connected: (4, 4) uint64 from ``component_boards``; its bits of the candidates that
+            might cut K are rewritten.
+    """
+    cut = (_ZERO, _ZERO, _ZERO, _ZERO)
+    suspects = intersection(possible_cuts(walk, component), candidates)
     first = first_cell(goal)
     if is_empty(suspects) or first < 0:
-        return safe
+        return cut
     cells = local_zeros(NUM_CELLS, np.int64)
     for i in range(cells_of(suspects, cells)):
         cell = cells[i]
@@ -479,7 +489,7 @@ def placement_boards(walk: tuple, goal: tuple, candidates: tuple,
             continue  # the neighbours meet again: nothing is cut off
         reached = piece if has_bit(piece, first) else _flood(cell_bits(first), without)
         if not is_empty(difference(goal, reached)):
-            safe = difference(safe, cell_bits(cell))
+            cut = union(cut, cell_bits(cell))
         word, bit = CELL_WORD[cell], CELL_BIT[cell]
         for d in range(4):
             near = NEIGHBOURS[cell, d]
@@ -487,7 +497,21 @@ def placement_boards(walk: tuple, goal: tuple, candidates: tuple,
                 connected[d, word] |= bit
             else:
                 connected[d, word] &= ~bit
-    return safe
+    return cut
+
+
+@njit
+def placement_boards(walk: tuple, goal: tuple, candidates: tuple,
+                     connected: np.ndarray) -> tuple:
+    """Effect of one tile on each candidate cell of one board (§5.1 reachability, §9.2):
+    the board of the cells where a tile leaves K in one component (every cell but the
+    candidates that split it, ``cut_boards``), and into ``connected`` (4, 4) uint64, per
+    direction N, E, S, W, the cells whose neighbour that way would lie in K's component
+    with a tile on the cell (the entrance test of a new stall); for a cell that cannot split
+    K, whether it lies in K's component now. Read only its cells."""
+    component = component_boards(walk, goal, connected)
+    cut = cut_boards(walk, goal, component, candidates, connected)
+    return difference(load(CELLS_BOARD), cut)
 
 
 @njit

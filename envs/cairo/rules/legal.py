@@ -14,10 +14,13 @@ from __future__ import annotations
 import numpy as np
 
 from envs.cairo.board import (
+    board_sections,
     cell_bits,
     cells_of,
+    difference,
     has_bit,
     intersection,
+    is_empty,
     load,
     sections_board,
     union,
@@ -142,21 +145,54 @@ def _mark_cells(cells, mask):
 
 # ---------------------------------------------------------------- the turn (D4)
 @njit
+def _turn_cells(s, r, reach, growth, cover_new, hand, money):
+    """The cells whose cut test can change D4's mask after ``placement.open_analysis``
+    (certain cells are exact, and the uncertain ones can only turn illegal): for each
+    colour, the uncertain cells where a new or moved stall of it may stand that the cards
+    pay for, and those where its group may grow, unless the certain cells already settle
+    the question (a section paid for holds one)."""
+    seat = s.current_player[r]
+    blocked_only = s.params[P_MOVE_REQUIRES_BLOCKED] != 0
+    uncertain = placement.uncertain_cells(reach)
+    stall_ok = load(reach.stall_ok)
+    out = (np.uint64(0), np.uint64(0), np.uint64(0), np.uint64(0))
+    for c in range(NUM_COLOURS):
+        size = s.group_size[r, seat, c]
+        # NEW and MOVE: a cell where a new stall of the colour may stand, paid for.
+        if s.stall_cell[r, seat, c] < 0 or size == 1:
+            cells = intersection(stall_ok, placement.colour_cells(reach.main, c, cover_new))
+            if is_empty(difference(cells, uncertain)):
+                out = union(out, intersection(cells, uncertain))
+        # EXPAND: a cell the group may grow onto, paid for; R22's "blocked": any such cell.
+        grow = load(growth[c])
+        certain = board_sections(difference(grow, uncertain))
+        cover = cards.build_cover(hand, money, c, size + 1)
+        expand_open = size > 0 and s.supply[r, c] > 0 and certain & cover == 0 and cover != 0
+        blocked_open = blocked_only and size == 1 and certain == 0
+        if expand_open or blocked_open:
+            out = union(out, intersection(grow, uncertain))
+    return out
+
+
+@njit
 def legal_turn(s, r, mask, hand, money):
     """D4 at the start of a MAIN or FINAL turn (§4.1, §9.2): what the board allows meets
-    the sections the seat's cards and money pay for."""
+    the sections the seat's cards and money pay for. The board is analysed as if no tile
+    could cut the targets apart, then only the cells whose cut test can change the mask
+    are tested (``_turn_cells``): in a section with a certain legal cell, the others do not
+    matter."""
     seat = s.current_player[r]
     cover_new = cards.build_cover(hand, money, 0, 0)  # a stall: no cost but the joker fee
     reach = placement.new_reach()
     placement.load_board(s, r, reach)
-    # The cells a new stall may take where the cards pay for it, and every cell a group
-    # may grow onto: R22's "blocked" reads the expansions whatever the cards.
     growth = local_zeros((NUM_COLOURS, 4), np.uint64)
     placement.growth_boards(reach, seat, growth)
-    cells = sections_board(cover_new)
-    for c in range(NUM_COLOURS):
-        cells = union(cells, load(growth[c]))
-    placement.analyse(reach, cells)
+    placement.open_analysis(reach)
+    placement.place_stalls(reach)
+    unsettled = _turn_cells(s, r, reach, growth, cover_new, hand, money)
+    if not is_empty(unsettled):
+        placement.settle_cuts(reach, unsettled)
+        placement.place_stalls(reach)
     new_sections = local_zeros(NUM_COLOURS, np.int64)
     expand_sections = local_zeros(NUM_COLOURS, np.int64)
     placement.new_sections(s, r, reach, new_sections)

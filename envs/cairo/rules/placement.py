@@ -25,13 +25,15 @@ from envs.cairo.board import (
     SECTION_BOARDS,
     board_sections,
     cell_bits,
+    component_boards,
+    cut_boards,
     difference,
     intersection,
     is_empty,
     load,
     neighbour_board,
     neighbours_of,
-    placement_boards,
+    possible_cuts,
     sections_board,
     store,
     union,
@@ -62,6 +64,7 @@ class Reach(NamedTuple):
     targets: np.ndarray  # the set K: customers and entrances
     free: np.ndarray  # §5.1 free: no tile, no entrance, no customer
     groups: np.ndarray  # (30, 4) the tiles of each group, ``owner * 6 + colour``
+    component: np.ndarray  # the targets' walkable component
     safe: np.ndarray  # a tile there keeps the targets connected
     connected: np.ndarray  # (4, 4) per direction: its neighbour that way stays connected
     dirs: np.ndarray  # (4, 4) per direction: a stall tile on the cell may face that way
@@ -76,8 +79,9 @@ def new_reach():
     return Reach(local_zeros(4, np.uint64), local_zeros(4, np.uint64),
                  local_zeros(4, np.uint64), local_zeros(4, np.uint64),
                  local_zeros((NUM_GROUPS, 4), np.uint64), local_zeros(4, np.uint64),
-                 local_zeros((4, 4), np.uint64), local_zeros((4, 4), np.uint64),
-                 local_zeros(4, np.uint64), local_zeros(NUM_SECTIONS, np.int64))
+                 local_zeros(4, np.uint64), local_zeros((4, 4), np.uint64),
+                 local_zeros((4, 4), np.uint64), local_zeros(4, np.uint64),
+                 local_zeros(NUM_SECTIONS, np.int64))
 
 
 @njit
@@ -122,7 +126,7 @@ def load_board(s, r, reach):
 
 
 @njit
-def _place_stalls(reach):
+def place_stalls(reach):
     """§5.3 preconditions 3, 4 and 7 on the analysed board into ``dirs`` and ``stall_ok``:
     a stall tile on a free cell with no tile orthogonally adjacent (R11), its entrance on a
     free market cell, every customer and entrance (the new one too) in one walkable
@@ -141,6 +145,34 @@ def _place_stalls(reach):
 
 
 @njit
+def open_analysis(reach):
+    """The first part of ``analyse`` on the board loaded in ``reach``: the targets'
+    component, and every cell taken for safe (its ``connected`` neighbours those in the
+    component), as if no tile could cut the targets apart. Exact but for the
+    ``uncertain_cells``."""
+    store(component_boards(load(reach.walk), load(reach.targets), reach.connected),
+          reach.component)
+    store(load(CELLS_BOARD), reach.safe)
+
+
+@njit
+def uncertain_cells(reach):
+    """The free cells where a tile might cut the targets apart (``board.possible_cuts``):
+    the only ones ``settle_cuts`` may change after ``open_analysis``."""
+    return intersection(possible_cuts(load(reach.walk), load(reach.component)),
+                        load(reach.free))
+
+
+@njit
+def settle_cuts(reach, cells):
+    """The second part of ``analyse``: the cells of ``cells`` that might cut the targets
+    apart tested, their ``safe`` and ``connected`` made exact (``board.cut_boards``)."""
+    cut = cut_boards(load(reach.walk), load(reach.targets), load(reach.component),
+                     intersection(load(reach.free), cells), reach.connected)
+    store(difference(load(reach.safe), cut), reach.safe)
+
+
+@njit
 def analyse(reach, cells):
     """Analyse the board loaded in ``reach`` for the board ``cells``: the reachability of a
     tile on each of their free cells, and where a stall may stand (``dirs``, ``stall_ok``).
@@ -149,11 +181,9 @@ def analyse(reach, cells):
     cut the board apart is the costly part): outside ``cells`` such a cell counts as safe,
     so a rule reads the analysis only inside them (``ALL_CELLS`` for the whole board).
     """
-    candidates = intersection(load(reach.free), cells)
-    safe = placement_boards(load(reach.walk), load(reach.targets), candidates,
-                            reach.connected)
-    store(safe, reach.safe)
-    _place_stalls(reach)
+    open_analysis(reach)
+    settle_cuts(reach, cells)
+    place_stalls(reach)
 
 
 @njit
