@@ -283,3 +283,53 @@ def test_the_row_functions_count_no_references(tmp_path):
         print(json.dumps(sorted(counting)))
     """
     assert json.loads(_run(code, ROOT, TRADEWINDS_CACHE_DIR=str(tmp_path))) == []
+
+
+def test_the_rules_take_the_state_as_one_pointer(tmp_path):
+    """The batch loops hand the rules one pointer to the view (``envs.core.stateref``), not
+    its arrays one by one (junk's ``_step_row`` took 641 arguments, most of its step)."""
+    code = f"""
+        import json, re, sys
+        sys.path.insert(0, {str(TESTS)!r})
+        from test_compiled_core import _toy_trajectory
+        from toy_game import ToyGame
+        _toy_trajectory(8, threads=1)
+        step = ToyGame._kernels(False).step
+        ir = step.inspect_llvm(step.signatures[0])
+        calls = [line for line in ir.splitlines() if re.search(r"call .*_step_row", line)]
+        print(json.dumps([line.count("%") for line in calls]))
+    """
+    counts = json.loads(_run(code, ROOT, TRADEWINDS_CACHE_DIR=str(tmp_path)))
+    # The result, the exception slot, the pointer, the row, the action and the keys array
+    # (11 words): 17 values; the toy's view's 17 arrays one by one were 141 words.
+    assert counts and max(counts) <= 20
+
+
+def test_a_state_read_through_its_pointer_keeps_its_arrays_references():
+    """``state_ref``: fields read through the pointer in a loop that counts references (a
+    batch loop) take and give back one each; written through, the arrays change."""
+    import collections
+
+    from envs.core.jit import njit
+    from envs.core.stateref import state_ref
+
+    pair = collections.namedtuple("pair", "counts total")
+
+    @njit(cache=False)
+    def add_row(s, r):
+        s.total[0] += s.counts[r]
+
+    @njit(cache=False, _nrt=True)
+    def add_all(arrays):
+        s = state_ref(pair(*arrays))
+        for r in range(s.counts.shape[0]):
+            add_row(s, r)
+        return s.counts.shape[0]
+
+    counts, total = np.arange(5), np.zeros(1, np.int64)
+    before = sys.getrefcount(counts), sys.getrefcount(total)
+    for _ in range(100):
+        assert add_all((counts, total)) == 5
+    assert total[0] == 100 * 10
+    assert (sys.getrefcount(counts), sys.getrefcount(total)) == before
+    assert state_ref(pair(counts, total)) == pair(counts, total)  # plain Python: the view

@@ -5,6 +5,8 @@ A game on the compiled core writes its rules as plain per-row functions (``RowRu
 ``params``), and a row index ``r``. The batch loops take the same arrays as a plain tuple and
 name them with the game's ``View`` inside: numba types a plain tuple in C at each call, a
 named one in Python (13 against 5.5 µs for cairo's 43 arrays, the cost of a call at B = 1).
+They hand the rules a pointer to that view (``envs.core.stateref``): numba passes a named
+tuple to a call as its arrays' fields one by one, hundreds of words a call.
 
 This module holds the loops that every game shares, as plain Python: the validation of a
 batch of actions, the forced-decision loop, the end of a game with its rank rewards, and the
@@ -27,6 +29,7 @@ import numpy as np
 from numba import prange
 
 from envs.core.jit import njit, specialise
+from envs.core.stateref import state_ref
 
 
 class RowRules(NamedTuple):
@@ -184,7 +187,7 @@ def step_batch(arrays: tuple, actions: np.ndarray, keys: np.ndarray) -> int:
     the decisions it leaves forced. Returns the first illegal row (nothing changed), else
     -1, or ``OVERFLOW``.
     """
-    s = View(*arrays)
+    s = state_ref(View(*arrays))
     bad = _first_illegal(s, actions)
     if bad >= 0:
         return bad
@@ -198,7 +201,7 @@ def step_batch(arrays: tuple, actions: np.ndarray, keys: np.ndarray) -> int:
 def settle_batch(arrays: tuple, keys: np.ndarray) -> int:
     """``Game.settle``: the forced decisions and masks of every live row, as after a step.
     Returns the count of overflowed rows."""
-    s = View(*arrays)
+    s = state_ref(View(*arrays))
     overflows = 0
     for i in prange(s.current_player.shape[0]):
         r = np.int64(i)
@@ -209,7 +212,7 @@ def settle_batch(arrays: tuple, keys: np.ndarray) -> int:
 def init_batch(arrays: tuple, keys: np.ndarray) -> int:
     """``Game.init``: set up every row's game (its stream seeded), then settle it. Returns
     the count of overflowed rows."""
-    s = View(*arrays)
+    s = state_ref(View(*arrays))
     overflows = 0
     for i in prange(keys.shape[0]):
         r = np.int64(i)
@@ -220,7 +223,7 @@ def init_batch(arrays: tuple, keys: np.ndarray) -> int:
 def refresh_batch(arrays: tuple) -> None:
     """The legal masks of every row's decision, nothing applied (a position edited by
     hand); finished rows get empty masks."""
-    s = View(*arrays)
+    s = state_ref(View(*arrays))
     for i in prange(s.legal_mask.shape[0]):
         r = np.int64(i)
         _refresh_row(s, r)
@@ -228,7 +231,7 @@ def refresh_batch(arrays: tuple) -> None:
 
 def ranking_batch(arrays: tuple, keys: np.ndarray) -> None:
     """``Game.ranking_keys`` into ``keys`` (B, P, K) float64."""
-    s = View(*arrays)
+    s = state_ref(View(*arrays))
     for i in prange(keys.shape[0]):
         r = np.int64(i)
         ranking(s, r, keys[r])
@@ -237,7 +240,7 @@ def ranking_batch(arrays: tuple, keys: np.ndarray) -> None:
 def observe_batch(arrays: tuple, seats: np.ndarray, out: np.ndarray) -> None:
     """``Game.observe``: row ``r`` as seat ``seats[r]`` sees it into ``out[r]`` (zeroed);
     a finished row asked for seat -1 stays zeros."""
-    s = View(*arrays)
+    s = state_ref(View(*arrays))
     for i in prange(seats.shape[0]):
         r = np.int64(i)
         if seats[r] >= 0:
@@ -246,7 +249,7 @@ def observe_batch(arrays: tuple, seats: np.ndarray, out: np.ndarray) -> None:
 
 def scores_batch(arrays: tuple, out: np.ndarray) -> None:
     """``Game.scores`` into ``out`` (B, P) float64."""
-    s = View(*arrays)
+    s = state_ref(View(*arrays))
     for i in prange(out.shape[0]):
         r = np.int64(i)
         score_row(s, r, out[r])

@@ -12,24 +12,28 @@ from envs.batavia.rules.legal import NUM_ACTIONS
 from envs.batavia.state import BataviaState
 from envs.core.compiled import CompiledGame
 from envs.core.jit import local_zeros, njit
+from envs.core.stateref import state_ref
 
 
 @njit
-def _playable_rows(s, rows, out):
+def _playable_rows(view, rows, out):
+    s = state_ref(view)
     for i in range(rows.shape[0]):
         r = rows[i]
         out[i] = legal.playable(s, r, s.hand[r, s.current_player[r]])
 
 
 @njit
-def _can_play_rows(s, rows, seats, hands, out):
+def _can_play_rows(view, rows, seats, hands, out):
+    s = state_ref(view)
     for i in range(rows.shape[0]):
         for c in range(NUM_COMPANIES):
             out[i, c] = legal.can_play(s, rows[i], seats[i], hands[i], c)
 
 
 @njit
-def _companies_rows(s, rows, seats, hands, potential, ahead):
+def _companies_rows(view, rows, seats, hands, potential, ahead):
+    s = state_ref(view)
     for i in range(rows.shape[0]):
         for c in range(NUM_COMPANIES):
             potential[i, c] = legal.potential(s, rows[i], seats[i], hands[i], c)
@@ -37,7 +41,8 @@ def _companies_rows(s, rows, seats, hands, potential, ahead):
 
 
 @njit
-def _forced_rows(s, rows, out):
+def _forced_rows(view, rows, out):
+    s = state_ref(view)
     mask = local_zeros(NUM_ACTIONS, np.bool_)
     for i in range(rows.shape[0]):
         mask[:] = False
@@ -46,13 +51,15 @@ def _forced_rows(s, rows, out):
 
 
 @njit
-def _recount_seals_rows(s, rows):
+def _recount_seals_rows(view, rows):
+    s = state_ref(view)
     for i in range(rows.shape[0]):
         cards.recount_seals(s, rows[i])
 
 
 @njit
-def _score_parts_rows(s, out):
+def _score_parts_rows(view, out):
+    s = state_ref(view)
     for r in range(out.shape[0]):
         scoring.score_parts_row(s, r, out[r])
 

@@ -13,10 +13,12 @@ from envs.cairo.rules.lure import lure_options as _lure_options
 from envs.cairo.state import CairoState
 from envs.core.compiled import CompiledGame
 from envs.core.jit import local_zeros, njit
+from envs.core.stateref import state_ref
 
 
 @njit
-def _stall_options_rows(s, rows, out):
+def _stall_options_rows(view, rows, out):
+    s = state_ref(view)
     for i in range(rows.shape[0]):
         r = rows[i]
         seat = s.current_player[r]
@@ -24,13 +26,15 @@ def _stall_options_rows(s, rows, out):
 
 
 @njit
-def _lure_options_rows(s, rows, cells, legal, cost):
+def _lure_options_rows(view, rows, cells, legal, cost):
+    s = state_ref(view)
     for i in range(rows.shape[0]):
         _lure_options(s, rows[i], cells[i], legal[i], cost[i])
 
 
 @njit
-def _growth_codes_rows(s, rows, seats, out):
+def _growth_codes_rows(view, rows, seats, out):
+    s = state_ref(view)
     reach = placement.new_reach()
     cells = local_zeros(NUM_CELLS, np.int64)
     for i in range(rows.shape[0]):
@@ -42,7 +46,8 @@ def _growth_codes_rows(s, rows, seats, out):
 
 
 @njit
-def _board_sections_rows(s, rows, new, expand):
+def _board_sections_rows(view, rows, new, expand):
+    s = state_ref(view)
     reach = placement.new_reach()
     growth = local_zeros((NUM_COLOURS, 4), np.uint64)
     for i in range(rows.shape[0]):
@@ -55,7 +60,8 @@ def _board_sections_rows(s, rows, new, expand):
 
 
 @njit
-def _move_sections_rows(s, rows, seats, colours, out):
+def _move_sections_rows(view, rows, seats, colours, out):
+    s = state_ref(view)
     for i in range(rows.shape[0]):
         out[i] = placement.move_sections(s, rows[i], seats[i], colours[i],
                                          placement.ALL_SECTIONS)

@@ -7,6 +7,7 @@ import numpy as np
 
 from envs.core.compiled import CompiledGame
 from envs.core.jit import local_zeros, njit
+from envs.core.stateref import state_ref
 from envs.discoveries.data import NUM_EXPEDITIONS, NUM_TASK_KINDS, NUM_TYPES
 from envs.discoveries.rules import legal, scoring
 from envs.discoveries.state import PLAYED, DiscoveriesState
@@ -16,7 +17,8 @@ NUM_PICKS = NUM_TYPES + 6  # PICK_SHIP(18 types), PICK_FLAGSHIP(slot, tv)
 
 
 @njit
-def _seat_values_rows(s, rows, tasks, ships):
+def _seat_values_rows(view, rows, tasks, ships):
+    s = state_ref(view)
     for i in range(rows.shape[0]):
         for seat in range(tasks.shape[1]):
             tasks[i, seat] = scoring.task_points(s, rows[i], seat)
@@ -65,7 +67,8 @@ def voyage_timers(state: DiscoveriesState) -> np.ndarray:
 
 
 @njit
-def _expedition_picks_rows(s, rows, out):
+def _expedition_picks_rows(view, rows, out):
+    s = state_ref(view)
     mask = local_zeros(NUM_ACTIONS, np.bool_)
     for i in range(rows.shape[0]):
         r = rows[i]
@@ -78,7 +81,8 @@ def _expedition_picks_rows(s, rows, out):
 
 
 @njit
-def _forced_rows(s, rows, out):
+def _forced_rows(view, rows, out):
+    s = state_ref(view)
     mask = local_zeros(NUM_ACTIONS, np.bool_)
     for i in range(rows.shape[0]):
         mask[:] = False

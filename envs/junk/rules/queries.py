@@ -7,6 +7,7 @@ import numpy as np
 
 from envs.core.compiled import CompiledGame
 from envs.core.jit import local_zeros, njit
+from envs.core.stateref import state_ref
 from envs.junk.data import MAX_LAYERS, MAX_PLAYERS, NUM_SPECIAL_TYPES, SLOTS
 from envs.junk.rules import flow, hold, scoring
 from envs.junk.rules.legal import legal_bid
@@ -14,7 +15,8 @@ from envs.junk.state import NUM_ACTIONS, JunkState
 
 
 @njit
-def _bid_masks_rows(s, rows, seats, out):
+def _bid_masks_rows(view, rows, seats, out):
+    s = state_ref(view)
     held = local_zeros(NUM_SPECIAL_TYPES, np.int8)
     for i in range(rows.shape[0]):
         r = rows[i]
@@ -22,25 +24,29 @@ def _bid_masks_rows(s, rows, seats, out):
 
 
 @njit
-def _place_rows(s, rows, junks, owners):
+def _place_rows(view, rows, junks, owners):
+    s = state_ref(view)
     for i in range(rows.shape[0]):
         hold.place(s, rows[i], junks[i], owners[i])
 
 
 @njit
-def _remove_top_rows(s, rows, junks, owners):
+def _remove_top_rows(view, rows, junks, owners):
+    s = state_ref(view)
     for i in range(rows.shape[0]):
         hold.remove_top(s, rows[i], junks[i], owners[i])
 
 
 @njit
-def _refresh_rows(s, rows, junks):
+def _refresh_rows(view, rows, junks):
+    s = state_ref(view)
     for i in range(rows.shape[0]):
         hold.refresh(s, rows[i], junks[i])
 
 
 @njit
-def _vis_after_rows(s, rows, junks, seats, strips, out):
+def _vis_after_rows(view, rows, junks, seats, strips, out):
+    s = state_ref(view)
     cargo = local_zeros((MAX_LAYERS, SLOTS), np.int8)
     layers = local_zeros((3, MAX_PLAYERS), np.int8)  # seats past P stay 0
     for i in range(rows.shape[0]):
@@ -59,7 +65,8 @@ def _vis_after_rows(s, rows, junks, seats, strips, out):
 
 
 @njit
-def _end_round_rows(s, rows):
+def _end_round_rows(view, rows):
+    s = state_ref(view)
     for i in range(rows.shape[0]):
         flow.end_round(s, rows[i])
 
