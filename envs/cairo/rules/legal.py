@@ -145,12 +145,13 @@ def _mark_cells(cells, mask):
 
 # ---------------------------------------------------------------- the turn (D4)
 @njit
-def _turn_cells(s, r, reach, growth, cover_new, hand, money):
+def _turn_cells(s, r, reach, growth, cover_new, cover):
     """The cells whose cut test can change D4's mask after ``placement.open_analysis``
     (certain cells are exact, and the uncertain ones can only turn illegal): for each
     colour, the uncertain cells where a new or moved stall of it may stand that the cards
     pay for, and those where its group may grow, unless the certain cells already settle
-    the question (a section paid for holds one)."""
+    the question (a section paid for holds one). ``cover`` (6,): the sections where an
+    expansion of each colour is paid for."""
     seat = s.current_player[r]
     blocked_only = s.params[P_MOVE_REQUIRES_BLOCKED] != 0
     uncertain = placement.uncertain_cells(reach)
@@ -166,8 +167,8 @@ def _turn_cells(s, r, reach, growth, cover_new, hand, money):
         # EXPAND: a cell the group may grow onto, paid for; R22's "blocked": any such cell.
         grow = load(growth[c])
         certain = board_sections(difference(grow, uncertain))
-        cover = cards.build_cover(hand, money, c, size + 1)
-        expand_open = size > 0 and s.supply[r, c] > 0 and certain & cover == 0 and cover != 0
+        expand_open = (size > 0 and s.supply[r, c] > 0 and certain & cover[c] == 0
+                       and cover[c] != 0)
         blocked_open = blocked_only and size == 1 and certain == 0
         if expand_open or blocked_open:
             out = union(out, intersection(grow, uncertain))
@@ -183,13 +184,16 @@ def legal_turn(s, r, mask, hand, money):
     matter."""
     seat = s.current_player[r]
     cover_new = cards.build_cover(hand, money, 0, 0)  # a stall: no cost but the joker fee
+    cover = local_zeros(NUM_COLOURS, np.int64)  # an expansion of each colour
+    for c in range(NUM_COLOURS):
+        cover[c] = cards.build_cover(hand, money, c, s.group_size[r, seat, c] + 1)
     reach = placement.new_reach()
     placement.load_board(s, r, reach)
     growth = local_zeros((NUM_COLOURS, 4), np.uint64)
     placement.growth_boards(reach, seat, growth)
     placement.open_analysis(reach)
     placement.place_stalls(reach)
-    unsettled = _turn_cells(s, r, reach, growth, cover_new, hand, money)
+    unsettled = _turn_cells(s, r, reach, growth, cover_new, cover)
     if not is_empty(unsettled):
         placement.settle_cuts(reach, unsettled)
         placement.place_stalls(reach)
@@ -205,8 +209,7 @@ def legal_turn(s, r, mask, hand, money):
         stall_ok = new_sections[c] & cover_new != 0
         mask[NEW + c] = s.stall_cell[r, seat, c] < 0 and stall_ok
         # §5.4: a group, an expansion left, a cell in a section where the colour is paid for.
-        cover = cards.build_cover(hand, money, c, size + 1)
-        mask[EXPAND + c] = (expand_sections[c] & cover != 0 and size > 0
+        mask[EXPAND + c] = (expand_sections[c] & cover[c] != 0 and size > 0
                             and s.supply[r, c] > 0)
         # §5.6: an unexpanded stall, blocked (R22) unless the option waives it, with a
         # destination in a section the cards pay for. Lifting a stall only frees cells and

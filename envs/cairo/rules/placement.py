@@ -51,7 +51,6 @@ from envs.core.jit import local_zeros, njit
 SECTION_OF = SECTION.astype(np.int64)
 NUM_GROUPS = NUM_OWNERS * NUM_COLOURS
 ALL_SECTIONS = (1 << NUM_SECTIONS) - 1
-ALL_CELLS = CELLS_BOARD
 _ZERO = np.uint64(0)
 
 
@@ -179,7 +178,7 @@ def analyse(reach, cells):
 
     A rule asks only about the cells its cards pay for (and the test of a cell that might
     cut the board apart is the costly part): outside ``cells`` such a cell counts as safe,
-    so a rule reads the analysis only inside them (``ALL_CELLS`` for the whole board).
+    so a rule reads the analysis only inside them (``board.CELLS_BOARD`` for the whole board).
     """
     open_analysis(reach)
     settle_cuts(reach, cells)

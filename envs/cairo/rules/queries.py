@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.cairo.board import cells_of, load
+from envs.cairo.board import CELLS_BOARD, cells_of, load
 from envs.cairo.data import NUM_CELLS, NUM_COLOURS, NUM_OWNERS, NUM_SECTIONS
 from envs.cairo.rules import cards, placement
 from envs.cairo.rules.legal import stall_options as _stall_options
@@ -54,7 +54,7 @@ def _board_sections_rows(view, rows, new, expand):
         r = rows[i]
         placement.load_board(s, r, reach)
         placement.growth_boards(reach, s.current_player[r], growth)
-        placement.analyse(reach, load(placement.ALL_CELLS))
+        placement.analyse(reach, load(CELLS_BOARD))
         placement.new_sections(s, r, reach, new[i])
         placement.expand_sections(reach, growth, expand[i])
 
