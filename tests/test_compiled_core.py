@@ -273,7 +273,7 @@ def test_the_row_functions_count_no_references(tmp_path):
         from test_compiled_core import _toy_trajectory
         from toy_game import ToyGame
         _toy_trajectory(8, threads=1)
-        step = ToyGame._kernels(False).step
+        step = ToyGame(3)._run(ToyGame(3).init(1)).step
         counting, name = set(), None
         for line in step.inspect_llvm(step.signatures[0]).splitlines():
             if line.startswith("define"):
@@ -294,7 +294,7 @@ def test_the_rules_take_the_state_as_one_pointer(tmp_path):
         from test_compiled_core import _toy_trajectory
         from toy_game import ToyGame
         _toy_trajectory(8, threads=1)
-        step = ToyGame._kernels(False).step
+        step = ToyGame(3)._run(ToyGame(3).init(1)).step
         ir = step.inspect_llvm(step.signatures[0])
         calls = [line for line in ir.splitlines() if re.search(r"call .*_step_row", line)]
         print(json.dumps([line.count("%") for line in calls]))

@@ -35,7 +35,7 @@ from envs.core.driver import OVERFLOW, Kernels, RowRules, compile_kernels
 from envs.core.game import Game
 from envs.core.jit import check_threads, default_threads
 from envs.core.rng import make_rng
-from envs.core.state import BatchState, _field_names
+from envs.core.state import SPECS, BatchState, _field_names
 
 # Rows per thread below which a batch runs on one thread (the parallel runtime costs more
 # than it saves on a few rows).
@@ -97,11 +97,12 @@ class CompiledGame(Game):
     # ---------------------------------------------------------------- kernels
     @classmethod
     @functools.cache
-    def _kernels(cls, parallel: bool) -> Kernels:
+    def _kernels(cls, spec: int, parallel: bool) -> Kernels:
+        """The kernels for states of ``spec`` (``envs.core.state.SPECS``)."""
         # Named after the class: a subclass with other rules (a rigged test game) gets
         # kernels, and disk-cache entries, of its own.
         name = f"{cls.__module__}_{cls.__qualname__}".replace(".", "_")
-        return compile_kernels(name, cls.ROWS, cls.VIEW, parallel)
+        return compile_kernels(name, cls.ROWS, cls.VIEW, SPECS[spec], parallel)
 
     def with_threads(self, threads: int) -> CompiledGame:
         """This game with its batch kernels on ``threads`` threads (not a rule option: the
@@ -109,21 +110,22 @@ class CompiledGame(Game):
         self.threads = check_threads(threads)
         return self
 
-    def _run(self, batch_size: int) -> Kernels:
-        """The kernels for a batch of ``batch_size`` rows, numba's threads set."""
-        threads = min(self.threads, batch_size // _MIN_ROWS_PER_THREAD)
+    def _run(self, state: CompiledState) -> Kernels:
+        """The kernels for ``state``'s fields and batch size, numba's threads set."""
+        threads = min(self.threads, state.batch_size // _MIN_ROWS_PER_THREAD)
         if threads > 1:
             numba.set_num_threads(threads)
-            return self._kernels(True)
-        return self._kernels(False)
+            return self._kernels(state._spec, True)
+        return self._kernels(state._spec, False)
 
     def view(self, state: CompiledState) -> tuple:
         """The kernels' view of ``state``: its arrays (no copies) and ``params``."""
-        return self.VIEW(*self._arrays(state))
+        return self.VIEW(*_fields_of(type(state))(state), self.params)
 
-    def _arrays(self, state: CompiledState) -> tuple:
-        """The view's arrays as a plain tuple, what the batch loops take (``driver``)."""
-        return (*_fields_of(type(state))(state), self.params)
+    def _packed(self, state: CompiledState) -> tuple:
+        """What the batch loops take (``driver``): the state's buffer, its layout and
+        ``params``."""
+        return state._buffer, state._layout, self.params
 
     def _keys(self, batch_size: int) -> np.ndarray:
         return np.zeros((batch_size, self.num_players, self.NUM_RANKING_KEYS))
@@ -139,7 +141,7 @@ class CompiledGame(Game):
         state.legal_mask = np.zeros((size, self.num_actions), dtype=bool)
         state.auto = np.zeros((size, self.max_chain, 3), dtype=np.int32)
         state.num_auto = np.zeros(size, dtype=np.int32)
-        if self._run(size).init(self._arrays(state), self._keys(size)):
+        if self._run(state).init(self._packed(state), self._keys(size)):
             self._raise_chain(state)
         return state
 
@@ -158,7 +160,7 @@ class CompiledGame(Game):
         """``Game.step``, the whole batch in one compiled call."""
         actions = self._check_actions(state, actions)
         size = state.batch_size
-        bad = self._run(size).step(self._arrays(state), actions, self._keys(size))
+        bad = self._run(state).step(self._packed(state), actions, self._keys(size))
         if bad >= 0:
             self._raise_illegal(state, actions, bad, state.legal_mask)
         if bad == OVERFLOW:
@@ -170,14 +172,14 @@ class CompiledGame(Game):
         masks of the decisions then asked (a position built or edited by hand), ending the
         games that end there as ``step`` does."""
         size = state.batch_size
-        if self._run(size).settle(self._arrays(state), self._keys(size)):
+        if self._run(state).settle(self._packed(state), self._keys(size)):
             self._raise_chain(state)
         return state
 
     def refresh(self, state: CompiledState) -> CompiledState:
         """Recompute the legal masks of ``state`` after editing its arrays by hand, applying
         nothing (``settle`` also applies the forced decisions)."""
-        self._run(state.batch_size).refresh(self._arrays(state))
+        self._run(state).refresh(self._packed(state))
         return state
 
     def step_record(self, state: CompiledState) -> StepRecord:
@@ -201,17 +203,17 @@ class CompiledGame(Game):
         finished row asked for seat -1 gives zeros."""
         seats = self._check_seats(state, player)
         out = np.zeros((state.batch_size, *self.observation_shape), dtype=np.float32)
-        self._run(state.batch_size).observe(self._arrays(state), seats, out)
+        self._run(state).observe(self._packed(state), seats, out)
         return out
 
     def scores(self, state: CompiledState) -> np.ndarray:
         out = np.zeros((state.batch_size, self.num_players))
-        self._run(state.batch_size).scores(self._arrays(state), out)
+        self._run(state).scores(self._packed(state), out)
         return out
 
     def ranking_keys(self, state: CompiledState) -> np.ndarray:
         keys = self._keys(state.batch_size)
-        self._run(state.batch_size).ranking(self._arrays(state), keys)
+        self._run(state).ranking(self._packed(state), keys)
         return keys
 
     def phase_name(self, phase: int) -> str:

@@ -2,11 +2,11 @@
 
 A game on the compiled core writes its rules as plain per-row functions (``RowRules``) over
 ``s``, the kernels' view of a state (a named tuple of the state's arrays plus the game's
-``params``), and a row index ``r``. The batch loops take the same arrays as a plain tuple and
-name them with the game's ``View`` inside: numba types a plain tuple in C at each call, a
-named one in Python (13 against 5.5 µs for cairo's 43 arrays, the cost of a call at B = 1).
-They hand the rules a pointer to that view (``envs.core.stateref``): numba passes a named
-tuple to a call as its arrays' fields one by one, hundreds of words a call.
+``params``), and a row index ``r``. The batch loops take the state's buffer, its layout and
+``params`` and rebuild the view inside (``envs.core.packing``): numba unboxes every array it
+is handed, ~90 ns each. They hand the rules a pointer to that view (``envs.core.stateref``):
+numba passes a named tuple to a call as its arrays' fields one by one, hundreds of words a
+call.
 
 This module holds the loops that every game shares, as plain Python: the validation of a
 batch of actions, the forced-decision loop, the end of a game with its rank rewards, and the
@@ -22,6 +22,7 @@ same for any number of threads and any batch size.
 from __future__ import annotations
 
 import functools
+import hashlib
 from collections.abc import Callable
 from typing import NamedTuple
 
@@ -29,6 +30,7 @@ import numpy as np
 from numba import prange
 
 from envs.core.jit import njit, specialise
+from envs.core.packing import view_unpacker
 from envs.core.stateref import state_ref
 
 
@@ -70,7 +72,7 @@ def _unbound(*args: object) -> None:
 # The game's row functions (``RowRules``): each game's copy of the loops below has them bound
 # to its own (``compile_kernels``); here they only name what the loops call.
 legal = forced = apply = phase = ranking = init_row = observe_row = score_row = _unbound
-View = _unbound  # the game's view class (``envs.core.compiled.kernel_view``)
+unpack = _unbound  # the game's view from a state's buffer (``envs.core.packing``)
 
 
 # ---------------------------------------------------------------- one row
@@ -182,12 +184,12 @@ def _refresh_row(s, r: int) -> None:
 OVERFLOW = -2  # what ``step_batch`` returns when a row's chain overflowed
 
 
-def step_batch(arrays: tuple, actions: np.ndarray, keys: np.ndarray) -> int:
+def step_batch(packed: tuple, actions: np.ndarray, keys: np.ndarray) -> int:
     """``Game.step``: validate every live row's action, then apply them, each followed by
     the decisions it leaves forced. Returns the first illegal row (nothing changed), else
     -1, or ``OVERFLOW``.
     """
-    s = state_ref(View(*arrays))
+    s = state_ref(unpack(packed))
     bad = _first_illegal(s, actions)
     if bad >= 0:
         return bad
@@ -198,10 +200,10 @@ def step_batch(arrays: tuple, actions: np.ndarray, keys: np.ndarray) -> int:
     return -1 if overflows == 0 else OVERFLOW
 
 
-def settle_batch(arrays: tuple, keys: np.ndarray) -> int:
+def settle_batch(packed: tuple, keys: np.ndarray) -> int:
     """``Game.settle``: the forced decisions and masks of every live row, as after a step.
     Returns the count of overflowed rows."""
-    s = state_ref(View(*arrays))
+    s = state_ref(unpack(packed))
     overflows = 0
     for i in prange(s.current_player.shape[0]):
         r = np.int64(i)
@@ -209,10 +211,10 @@ def settle_batch(arrays: tuple, keys: np.ndarray) -> int:
     return overflows
 
 
-def init_batch(arrays: tuple, keys: np.ndarray) -> int:
+def init_batch(packed: tuple, keys: np.ndarray) -> int:
     """``Game.init``: set up every row's game (its stream seeded), then settle it. Returns
     the count of overflowed rows."""
-    s = state_ref(View(*arrays))
+    s = state_ref(unpack(packed))
     overflows = 0
     for i in prange(keys.shape[0]):
         r = np.int64(i)
@@ -220,36 +222,36 @@ def init_batch(arrays: tuple, keys: np.ndarray) -> int:
     return overflows
 
 
-def refresh_batch(arrays: tuple) -> None:
+def refresh_batch(packed: tuple) -> None:
     """The legal masks of every row's decision, nothing applied (a position edited by
     hand); finished rows get empty masks."""
-    s = state_ref(View(*arrays))
+    s = state_ref(unpack(packed))
     for i in prange(s.legal_mask.shape[0]):
         r = np.int64(i)
         _refresh_row(s, r)
 
 
-def ranking_batch(arrays: tuple, keys: np.ndarray) -> None:
+def ranking_batch(packed: tuple, keys: np.ndarray) -> None:
     """``Game.ranking_keys`` into ``keys`` (B, P, K) float64."""
-    s = state_ref(View(*arrays))
+    s = state_ref(unpack(packed))
     for i in prange(keys.shape[0]):
         r = np.int64(i)
         ranking(s, r, keys[r])
 
 
-def observe_batch(arrays: tuple, seats: np.ndarray, out: np.ndarray) -> None:
+def observe_batch(packed: tuple, seats: np.ndarray, out: np.ndarray) -> None:
     """``Game.observe``: row ``r`` as seat ``seats[r]`` sees it into ``out[r]`` (zeroed);
     a finished row asked for seat -1 stays zeros."""
-    s = state_ref(View(*arrays))
+    s = state_ref(unpack(packed))
     for i in prange(seats.shape[0]):
         r = np.int64(i)
         if seats[r] >= 0:
             observe_row(s, r, seats[r], out[r])
 
 
-def scores_batch(arrays: tuple, out: np.ndarray) -> None:
+def scores_batch(packed: tuple, out: np.ndarray) -> None:
     """``Game.scores`` into ``out`` (B, P) float64."""
-    s = state_ref(View(*arrays))
+    s = state_ref(unpack(packed))
     for i in prange(out.shape[0]):
         r = np.int64(i)
         score_row(s, r, out[r])
@@ -281,20 +283,24 @@ def _bind(function: Callable, suffix: str, bindings: dict[str, Callable]) -> Cal
 
 
 @functools.cache
-def _row_helpers(name: str, rules: RowRules, view: type) -> dict[str, Callable]:
+def _row_helpers(name: str, rules: RowRules) -> dict[str, Callable]:
     """The row helpers that the loops call, bound to one game's rules and compiled once for
     its serial and parallel loops alike (both pass them the same types)."""
-    bindings = {**rules._asdict(), "View": view}
+    bindings = rules._asdict()
     for helper in _HELPERS:  # in order: a helper may call one bound before it
         bindings[helper.__name__] = njit(_bind(helper, name, bindings))
     return {helper.__name__: bindings[helper.__name__] for helper in _HELPERS}
 
 
-def compile_kernels(name: str, rules: RowRules, view: type, parallel: bool) -> Kernels:
-    """The batch loops of this module bound to one game's ``rules`` and ``view`` class,
-    compiled lazily (on first call; numba's disk cache keeps them). ``name`` (the env id)
-    names the copies."""
-    suffix = f"{name}_par" if parallel else name
-    bindings = {**rules._asdict(), "View": view, **_row_helpers(name, rules, view)}
+def compile_kernels(name: str, rules: RowRules, view: type, spec: tuple, parallel: bool
+                    ) -> Kernels:
+    """The batch loops of this module bound to one game's ``rules`` and ``view`` class, for
+    states whose fields have ``spec``'s dtypes and ranks (``envs.core.state``), compiled
+    lazily (on first call; numba's disk cache keeps them). ``name`` (the env id) and the
+    spec's digest name the copies."""
+    stamp = hashlib.blake2b(repr(spec).encode(), digest_size=4).hexdigest()
+    suffix = f"{name}_{stamp}_par" if parallel else f"{name}_{stamp}"
+    bindings = {**rules._asdict(), "unpack": view_unpacker(view, spec),
+                **_row_helpers(name, rules)}
     return Kernels(**{key: njit(_bind(loop, suffix, bindings), parallel=parallel, _nrt=True)
                       for key, loop in _LOOPS.items()})
