@@ -18,7 +18,8 @@ machines we share drift in speed by tens of percent within minutes, and within t
 of one figure). A reference whose package is missing is skipped with a note. BLAS threads
 are pinned to 1 before NumPy loads; every figure runs on one core except the ones of
 ``--threads`` above 1, which measure the largest batch again with a compiled game's batch
-kernels on that many threads (``TRADEWINDS_THREADS``), and a table gives their speed-up.
+kernels on that many threads (``TRADEWINDS_THREADS``), and a table gives their speed-up
+(of the whole vector step, and of the env's own time from a split on as many threads).
 
 Beside steps/s each figure gives games/s (games finished per second: automatic decisions make
 a game's steps fewer and heavier, so steps alone mislead across games) and the minor page
@@ -207,6 +208,7 @@ class Split:
     mask: float
     step: float
     restart: float
+    threads: int = 1
     # The own time of the env at B = 1 through the AEC env, and of connect_four_v3 measured
     # just before: µs per decision, ``last`` and ``step`` (``aec_own_time``); None when
     # connect_four_v3 is missing.
@@ -224,12 +226,12 @@ class Split:
 
 
 def measure_split(env_id: str, players: int, batch: int, seconds: float,
-                  min_batch_steps: int = 0) -> Split:
-    """Time each part of the vector env's step at ``batch``: the acting seat's observation,
-    the legal mask (the step's cache), ``game.step`` (validation, effects, automatic
-    decisions and the masks of the decisions left to ask) and the restart of the games that
-    ended (``init_rows`` and ``put``)."""
-    game = envs.make_game(env_id, players)
+                  min_batch_steps: int = 0, threads: int = 1) -> Split:
+    """Time each part of the vector env's step at ``batch`` on ``threads`` threads: the
+    acting seat's observation, the legal mask (the step's cache), ``game.step``
+    (validation, effects, automatic decisions and the masks of the decisions left to ask)
+    and the restart of the games that ended (``init_rows`` and ``put``)."""
+    game = envs.make_game(env_id, players).with_threads(threads)
     generator = np.random.default_rng(0)
     state = game.init(batch, seed=0)
     parts = np.zeros(4)
@@ -241,16 +243,18 @@ def measure_split(env_id: str, players: int, batch: int, seconds: float,
         t1 = time.perf_counter()
         mask = game.legal_action_mask(state)
         t2 = time.perf_counter()
-        game.step(state, sample_actions(mask, generator))
+        actions = sample_actions(mask, generator)  # the sampler is not the env's time
         t3 = time.perf_counter()
+        game.step(state, actions)
+        t4 = time.perf_counter()
         ended = np.flatnonzero(state.done)
         if ended.size:
             game.put(state, ended, game.init_rows(next_seed + np.arange(ended.size)))
             next_seed += ended.size
-        parts += (t1 - t0, t2 - t1, t3 - t2, time.perf_counter() - t3)
+        parts += (t1 - t0, t2 - t1, t4 - t3, time.perf_counter() - t4)
         steps += 1
     observe, mask_s, step, restart = parts * 1e6 / (steps * batch)
-    return Split(env_id, players, batch, observe, mask_s, step, restart)
+    return Split(env_id, players, batch, observe, mask_s, step, restart, threads)
 
 
 def row_cost_fractions(results: list[Result], reference: float | None) -> dict[int, float]:
@@ -306,14 +310,22 @@ def to_markdown(results: list[Result], reference: float | None) -> str:
     return "\n".join(lines)
 
 
-def threads_markdown(results: list[Result], reference: float | None) -> str:
-    """The speed-up of the figures on several threads (empty without any)."""
+def threads_markdown(results: list[Result], reference: float | None,
+                     splits: list[Split] = ()) -> str:
+    """The speed-up of the figures on several threads (empty without any): of the vector
+    env's whole step, and of the env's own time (the split's observation, mask and step)."""
     speedups = thread_speedups(results, reference)
     if not speedups:
         return ""
-    lines = ["| env | players | B | threads | speed-up over one thread |", "|---|---|---|---|---|"]
-    lines += [f"| {r.env} | {r.players} | {r.batch} | {r.threads} | {x:.2f} |"
-              for r, x in speedups]
+    single = {(s.env, s.players, s.batch): s for s in splits if s.threads == 1}
+    own = {(s.env, s.players, s.batch, s.threads): single[(s.env, s.players, s.batch)].own
+           / s.own for s in splits if s.threads > 1 and (s.env, s.players, s.batch) in single}
+    lines = ["| env | players | B | threads | speed-up over one thread | own time's speed-up |",
+             "|---|---|---|---|---|---|"]
+    for r, x in speedups:
+        mine = own.get((r.env, r.players, r.batch, r.threads))
+        lines.append(f"| {r.env} | {r.players} | {r.batch} | {r.threads} | {x:.2f} | "
+                     f"{'' if mine is None else f'{mine:.2f}'} |")
     return "\n".join(lines)
 
 
@@ -324,7 +336,7 @@ def own_time_markdown(splits: list[Split]) -> str:
              "batched µs per row-step | batched × connect_four |",
              "|---|---|---|---|---|---|---|---|"]
     for s in splits:
-        if s.reference_own is None:
+        if s.reference_own is None or s.threads > 1:
             continue
         lines.append(f"| {s.env} | {s.players} | {s.reference_own:.2f} | {s.aec_own:.2f} | "
                      f"{s.reference_own / s.aec_own:.2f} | {s.batch} | {s.own:.2f} | "
@@ -334,12 +346,13 @@ def own_time_markdown(splits: list[Split]) -> str:
 
 def split_markdown(splits: list[Split]) -> str:
     """The split of a batched step's time (µs per row-step and share of the total)."""
-    lines = ["| env | players | B | observe | mask | step | restart | total µs per row-step |",
-             "|---|---|---|---|---|---|---|---|"]
+    lines = ["| env | players | B | threads | observe | mask | step | restart "
+             "| total µs per row-step |", "|---|---|---|---|---|---|---|---|---|"]
     for s in splits:
         cells = " | ".join(f"{v:.2f} ({100 * v / s.total:.0f}%)"
                            for v in (s.observe, s.mask, s.step, s.restart))
-        lines.append(f"| {s.env} | {s.players} | {s.batch} | {cells} | {s.total:.2f} |")
+        lines.append(f"| {s.env} | {s.players} | {s.batch} | {s.threads} | {cells} | "
+                     f"{s.total:.2f} |")
     return "\n".join(lines)
 
 
@@ -367,11 +380,14 @@ def write(results: list[Result], reference: float | None, splits: list[Split], o
                   "just before the game's row). The AEC env's `last` and `step` at B = 1; a "
                   "batched step's observation, mask and `game.step` at the largest batch, "
                   "per row.\n\n" + own)
-    threads = threads_markdown(results, reference)
+    threads = threads_markdown(results, reference, splits)
     if threads:
         threads = ("\n\n## Threads\n\nThe largest batch on several threads (numba's "
-                   "`prange` over rows), against one thread, each relative to the reference "
-                   "timed beside it.\n\n" + threads)
+                   "`prange` over rows), against one thread: the vector env's whole step "
+                   "(the sampler and restarts, which run on one thread, included), each "
+                   "relative to the reference timed beside it; and the env's own time (the "
+                   "observation, mask and step of the split below, as the issues' targets "
+                   "count it), measured one after the other.\n\n" + threads)
     (out / "throughput.md").write_text(header + to_markdown(results, reference) + threads
                                        + split + "\n")
     with open(out / "throughput.csv", "w", newline="") as f:
@@ -437,7 +453,8 @@ def main(argv: list[str] | None = None) -> None:
     # The reference again beside every measurement.
     beside = _connect_four() if reference is not None else None
     splits = []
-    with tqdm(total=len(cases) * (2 + len(batch_sizes) + len(threads)), desc="throughput",
+    with tqdm(total=len(cases) * (2 + len(batch_sizes) + 2 * len(threads) - 1),
+              desc="throughput",
               disable=not args.progress) as progress:
         for env_id, players in cases:
             results += measure_game(env_id, players, batch_sizes, args.seconds, progress,
@@ -450,10 +467,16 @@ def main(argv: list[str] | None = None) -> None:
                 split.aec_own = aec_own_time(envs.make_env(env_id, players), args.seconds)
             splits.append(split)
             progress.update()
+            for count in threads:
+                if count > 1:
+                    progress.set_postfix_str(f"{env_id} {players}p split on {count} threads")
+                    splits.append(measure_split(env_id, players, max(batch_sizes),
+                                                args.seconds, args.min_batch_steps, count))
+                    progress.update()
     print(to_markdown(results, reference))
     print()
     if thread_speedups(results, reference):
-        print(threads_markdown(results, reference))
+        print(threads_markdown(results, reference, splits))
         print()
     print(split_markdown(splits))
     if own_time_markdown(splits):

@@ -65,7 +65,16 @@ def test_thread_speedup_is_relative_to_the_reference_beside_each_figure():
                                  threads=2)]
     [(figure, speedup)] = throughput.thread_speedups(results, reference=None)
     assert figure.threads == 2 and speedup == pytest.approx(2.0)
-    assert "| toy | 2 | 8 | 2 | 2.00 |" in throughput.threads_markdown(results, None)
+    assert "| toy | 2 | 8 | 2 | 2.00 |  |" in throughput.threads_markdown(results, None)
+    # The own time's speed-up: observation, mask and step of the splits (6.0 over 2.5 µs),
+    # the restart, which runs on one thread, left out.
+    splits = [throughput.Split("toy", 2, 8, 1.0, 0.5, 4.5, 3.0),
+              throughput.Split("toy", 2, 8, 0.5, 0.2, 1.8, 2.9, threads=2)]
+    assert "| toy | 2 | 8 | 2 | 2.00 | 2.40 |" in throughput.threads_markdown(
+        results, None, splits)
+    assert "| toy | 2 | 8 | 2 | 0.50 (9%) |" in throughput.split_markdown(splits)
+    assert throughput.own_time_markdown([throughput.Split(
+        "toy", 2, 8, 1, 1, 1, 1, threads=2, aec_own=20.0, reference_own=50.0)]) == ""
 
 
 def test_timed_makes_at_least_min_steps():
@@ -195,3 +204,21 @@ def test_aec_own_time_times_last_and_step_only(monkeypatch):
     monkeypatch.setattr(_measure.time, "perf_counter", lambda: next(clock))
     own = _measure.aec_own_time(envs.make_env("toy", 2), seconds=0.0, seed=0)
     assert own == pytest.approx(1e6 * 2 * (counts.steps + 2) / counts.steps)
+
+
+def test_the_split_leaves_the_sampler_out_of_the_step(monkeypatch):
+    """On a clock that moves one second a read, a sampler that reads it 100 times adds
+    nothing to the step's share: each part of the split takes one second a step."""
+    clock = iter(range(10**6))
+    sample = throughput.sample_actions
+
+    def slow_sampler(mask, generator):
+        for _ in range(100):
+            next(clock)
+        return sample(mask, generator)
+
+    monkeypatch.setattr(throughput, "sample_actions", slow_sampler)
+    monkeypatch.setattr(throughput.time, "perf_counter", lambda: next(clock))
+    split = throughput.measure_split("toy", 2, 4, seconds=0.0, min_batch_steps=3)
+    assert (split.observe, split.mask, split.step, split.restart) == pytest.approx(
+        (1e6 / 4,) * 4)

@@ -202,7 +202,7 @@ class CompiledGame(Game):
         """(B, *observation_shape) float32: what ``player`` (int or (B,) ints) may know; a
         finished row asked for seat -1 gives zeros."""
         seats = self._check_seats(state, player)
-        out = np.zeros((state.batch_size, *self.observation_shape), dtype=np.float32)
+        out = np.empty((state.batch_size, *self.observation_shape), dtype=np.float32)
         self._run(state).observe(self._packed(state), seats, out)
         return out
 

@@ -240,11 +240,12 @@ def ranking_batch(packed: tuple, keys: np.ndarray) -> None:
 
 
 def observe_batch(packed: tuple, seats: np.ndarray, out: np.ndarray) -> None:
-    """``Game.observe``: row ``r`` as seat ``seats[r]`` sees it into ``out[r]`` (zeroed);
-    a finished row asked for seat -1 stays zeros."""
+    """``Game.observe``: row ``r`` as seat ``seats[r]`` sees it into ``out[r]`` (cleared
+    here, by the thread that writes it); a finished row asked for seat -1 gets zeros."""
     s = state_ref(unpack(packed))
     for i in prange(seats.shape[0]):
         r = np.int64(i)
+        out[r].fill(0)
         if seats[r] >= 0:
             observe_row(s, r, seats[r], out[r])
 
