@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import math
 from typing import ClassVar, Self
 
 import numpy as np
@@ -84,8 +83,16 @@ class BatchState:
             return
         fields.pop("_unpacked", None)
         arrays = [np.asarray(array) for array in arrays]
-        self._hold(*_new_buffer(type(self), [(a.shape, a.dtype) for a in arrays]))
-        for name, array in zip(_field_names(type(self)), arrays, strict=True):
+        names = _field_names(type(self))
+        for name, array in zip(names, arrays, strict=True):
+            if array.ndim >= LAYOUT_WIDTH:
+                raise ValueError(f"{type(self).__name__}.{name}: {array.ndim} dimensions, at "
+                                 f"most {LAYOUT_WIDTH - 1}")
+        spec = _spec_id(tuple((a.dtype, a.ndim) for a in arrays))
+        shapes = np.array([a.shape + (1,) * (LAYOUT_WIDTH - 1 - a.ndim) for a in arrays],
+                          dtype=np.int64).reshape(len(arrays), LAYOUT_WIDTH - 1)
+        self._hold(*_new_buffer(spec, shapes), spec)
+        for name, array in zip(names, arrays, strict=True):
             fields[name][...] = array
 
     def _hold(self, buffer: np.ndarray, layout: np.ndarray, spec: int) -> None:
@@ -124,12 +131,13 @@ class BatchState:
             index = np.flatnonzero(index)
         if index.size and (index.min() < -size or index.max() >= size):
             raise IndexError(f"row index out of range for {size} rows: {index}")
-        arrays = self.arrays()
+        shapes = self._layout[:, 1:].copy()
+        shapes[:, 0] = index.size
         other = object.__new__(type(self))
-        other._hold(*_new_buffer(type(self), [((index.size, *a.shape[1:]), a.dtype)
-                                              for a in arrays.values()]))
-        for name, array in arrays.items():  # in range: "wrap" only maps negative rows
-            np.take(array, index, axis=0, out=other.__dict__[name], mode="wrap")
+        other._hold(*_new_buffer(self._spec, shapes), self._spec)
+        theirs = other.__dict__
+        for name, array in self.arrays().items():  # in range: "wrap" only maps negative rows
+            array.take(index, axis=0, out=theirs[name], mode="wrap")
         return other
 
     def put(self, rows: np.ndarray, other: Self) -> None:
@@ -147,10 +155,12 @@ class BatchState:
 
 # A field's block in the buffer starts at a multiple of this many bytes (a cache line).
 _ALIGN = 64
-# Columns of ``_layout``: the byte offset, then up to LAYOUT_WIDTH - 1 dimensions.
+# Columns of ``_layout``: the byte offset, then up to LAYOUT_WIDTH - 1 dimensions (ones
+# after the last).
 LAYOUT_WIDTH = 6
 _SPEC_IDS: dict[tuple, int] = {}
 SPECS: list[tuple[tuple[np.dtype, int], ...]] = []
+_ITEMSIZES: list[np.ndarray] = []  # per spec, each field's item size
 
 
 def _spec_id(spec: tuple[tuple[np.dtype, int], ...]) -> int:
@@ -159,6 +169,7 @@ def _spec_id(spec: tuple[tuple[np.dtype, int], ...]) -> int:
     if spec not in _SPEC_IDS:
         _SPEC_IDS[spec] = len(SPECS)
         SPECS.append(spec)
+        _ITEMSIZES.append(np.array([dtype.itemsize for dtype, _ in spec], dtype=np.int64))
     return _SPEC_IDS[spec]
 
 
@@ -173,17 +184,12 @@ def _field_names(cls: type) -> tuple[str, ...]:
     return tuple(f.name for f in dataclasses.fields(cls))
 
 
-def _new_buffer(cls: type, fields: list[tuple[tuple[int, ...], np.dtype]]
-                ) -> tuple[np.ndarray, np.ndarray, int]:
-    """A buffer for fields of these shapes and dtypes (in ``cls``'s order), its layout and
-    their spec's number."""
-    sizes = [-(-math.prod(shape) * dtype.itemsize // _ALIGN) * _ALIGN for shape, dtype in fields]
-    layout = np.zeros((len(fields), LAYOUT_WIDTH), dtype=np.int64)
-    layout[1:, 0] = np.cumsum(sizes[:-1])
-    for k, (shape, _) in enumerate(fields):
-        if len(shape) >= LAYOUT_WIDTH:
-            raise ValueError(f"{cls.__name__}.{_field_names(cls)[k]}: {len(shape)} "
-                             f"dimensions, at most {LAYOUT_WIDTH - 1}")
-        layout[k, 1:1 + len(shape)] = shape
-    buffer = np.empty(max(sum(sizes), 1), dtype=np.uint8)
-    return buffer, layout, _spec_id(tuple((dtype, len(shape)) for shape, dtype in fields))
+def _new_buffer(spec: int, shapes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """A buffer for fields of ``spec`` with these shapes ((F, LAYOUT_WIDTH - 1), padded with
+    ones), and its layout."""
+    sizes = shapes.prod(axis=1) * _ITEMSIZES[spec]
+    sizes = -(-sizes // _ALIGN) * _ALIGN
+    layout = np.empty((len(shapes), LAYOUT_WIDTH), dtype=np.int64)
+    layout[:, 0] = np.cumsum(sizes) - sizes
+    layout[:, 1:] = shapes
+    return np.empty(max(int(sizes.sum()), 1), dtype=np.uint8), layout
