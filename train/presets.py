@@ -21,11 +21,16 @@ PRESETS: dict[str, dict[str, Any]] = {
     # Re-run on 2026-12-05: the curve against the scripted opponents +2.8 +- 4.7 points; -
     # trader_explorer -18 [-58, +22], - expedition_rusher +132 [+89, +185]; peak 1.06 GB;
     # 6 min 24 s on 2 cores shared with two other runs. 1M steps did worse: the curve fell
-    # -5.6 +- 2.9 points and - trader_explorer -76 [-126, -30].
+    # -5.6 +- 2.9 points and - trader_explorer -76 [-126, -30]. Played by its argmax
+    # (eval_deterministic) rather than by draws from its policy, the same agent's committed
+    # table rose from - trader_explorer -90 [-117, -63] to -65 [-93, -35] (2026-12-05; its own
+    # evaluation: - trader_explorer -35 [-74, +3], - expedition_rusher +75 [+30, +118];
+    # 4 min 31 s on 2 idle cores).
     "discoveries": {"hints": "trader_explorer", "imitate": "trader_explorer",
                     "imitate_decisions": 200_000, "timesteps": 400_000, "shaping": 1.0,
                     "ent_coef": 0.0, "learning_rate": 1e-4, "opp_random": 0.3,
-                    "opp_scripted": 0.4, "opp_self": 0.15, "opp_snapshot": 0.15},
+                    "opp_scripted": 0.4, "opp_self": 0.15, "opp_snapshot": 0.15,
+                    "eval_deterministic": True},
     # A behaviour clone of medal_hunter that reads the three baselines' action hints (88%
     # top-1 agreement on 200k decisions), then 100k PPO steps at a low learning rate against
     # a pool of mostly scripted opponents. Its own evaluation (600 Elo games, seat-balanced):
