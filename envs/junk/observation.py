@@ -384,66 +384,66 @@ MARKET_CODE[:NUM_MARKET_CARDS] = np.where(MARKET_CARDS == 0, 4, MARKET_CARDS - 1
 
 # ---------------------------------------------------------------- the encoder
 @njit
-def _put(out, scale, column, value):
-    """Write count ``value`` scaled into ``out[column]``; the next column."""
-    out[column] = np.float32(np.int64(value)) * scale[column]
+def _put(out, column, value):
+    """Write count ``value`` into ``out[column]`` (``observe_row`` scales the row once, at
+    the end); the next column."""
+    out[column] = np.float32(np.int64(value))
     return column + 1
 
 
 @njit
-def _bid(out, scale, column, bid):
+def _bid(out, column, bid):
     """A bid action (-1 none): one-hot pass / good, then the count; the next column."""
     if bid == A_PASS_BID:
         out[column] = 1.0
     elif bid >= A_BID:
         out[column + 1 + (bid - A_BID) // MAX_BID] = 1.0
-        out[column + _BID_KINDS] = np.float32((bid - A_BID) % MAX_BID + 1) * scale[
-            column + _BID_KINDS]
+        out[column + _BID_KINDS] = np.float32((bid - A_BID) % MAX_BID + 1)
     return column + _BID_KINDS + 1
 
 
 @njit
-def _table(s, r, out, scale, players):
+def _table(s, r, out, players):
     """The table's counts, from the decision's context to the last reveal."""
     c = _COUNTS[players]
     hide_stacks = s.params[P_HIDE_STACKS] != 0
-    c = _put(out, scale, c, s.main_done[r])
-    c = _put(out, scale, c, s.grey_from_extra[r])
-    c = _put(out, scale, c, s.goods_left[r])
-    c = _put(out, scale, c, s.returned[r])
-    c = _put(out, scale, c, s.takes_left[r])
-    c = _put(out, scale, c, s.second_exchange[r])
+    c = _put(out, c, s.main_done[r])
+    c = _put(out, c, s.grey_from_extra[r])
+    c = _put(out, c, s.goods_left[r])
+    c = _put(out, c, s.returned[r])
+    c = _put(out, c, s.takes_left[r])
+    c = _put(out, c, s.second_exchange[r])
     for q in range(NUM_PILES):
-        c = _put(out, scale, c, s.event_chosen[r, q])
-    c = _put(out, scale, c, s.pick_award[r])
-    c = _put(out, scale, c, s.setup_left[r])
-    c = _put(out, scale, c, s.merchants_hidden[r])
-    c = _put(out, scale, c, s.announce_round[r])
+        c = _put(out, c, s.event_chosen[r, q])
+    c = _put(out, c, s.pick_award[r])
+    c = _put(out, c, s.setup_left[r])
+    c = _put(out, c, s.merchants_hidden[r])
+    c = _put(out, c, s.announce_round[r])
     for j in range(NUM_JUNKS):
-        c = _put(out, scale, c, s.height[r, j] + 1)
+        c = _put(out, c, s.height[r, j] + 1)
     for j in range(NUM_JUNKS):
-        c = _put(out, scale, c, s.open_slots[r, j])
+        c = _put(out, c, s.open_slots[r, j])
     for f in range(players + 1):
-        c = _put(out, scale, c, s.fig_used[r, f])
+        c = _put(out, c, s.fig_used[r, f])
     stack, unrevealed, discarded = s.stack[r], s.unrevealed[r], s.discarded[r]
     for g in range(NUM_GOODS):
-        c = _put(out, scale, c, 0 if hide_stacks else stack[g])
+        c = _put(out, c, 0 if hide_stacks else stack[g])
     for g in range(NUM_GOODS):
-        c = _put(out, scale, c, stack[g] == 0)
+        c = _put(out, c, stack[g] == 0)
     for g in range(NUM_GOODS):
-        c = _put(out, scale, c, s.sold[r, g])
+        c = _put(out, c, s.sold[r, g])
     for k in range(NUM_MARKET_CARDS):
-        c = _put(out, scale, c, unrevealed[k])
+        c = _put(out, c, unrevealed[k])
     for q in range(NUM_PILES):
-        c = _put(out, scale, c, s.pile_size[r, q])
+        c = _put(out, c, s.pile_size[r, q])
     for t in range(3, 11):
-        c = _put(out, scale, c, discarded[t])
+        c = _put(out, c, discarded[t])
     lr_round = s.lr_round[r]
-    c = _put(out, scale, c, lr_round > 0)
-    c = _put(out, scale, c, lr_round == s.round[r] and lr_round > 0)
+    c = _put(out, c, lr_round > 0)
+    c = _put(out, c, lr_round == s.round[r] and lr_round > 0)
     for g in range(NUM_GOODS):
-        c = _put(out, scale, c, s.lr_sold[r, g])
-    _put(out, scale, c, s.lr_yuan[r])
+        c = _put(out, c, s.lr_sold[r, g])
+    _put(out, c, s.lr_yuan[r])
 
 
 @njit
@@ -469,7 +469,7 @@ def _one_hots(s, r, out, players):
 
 
 @njit
-def _seat_block(s, r, out, scale, players, p, c):
+def _seat_block(s, r, out, players, p, c):
     """Seat ``p``'s 53 public features from column ``c`` (the arrays read in loops are
     locals: reading one out of ``s`` costs more than the feature)."""
     hide_stacks = s.params[P_HIDE_STACKS] != 0
@@ -477,66 +477,66 @@ def _seat_block(s, r, out, scale, players, p, c):
     money = s.money[r, p]
     if s.params[P_HIDE_MONEY] and not (s.terminated[r] or s.truncated[r]):
         money = s.announced[r, p]
-    c = _put(out, scale, c, s.current_player[r] == p)
-    c = _put(out, scale, c, max(s.round[r] - 1, 0) % players == p)
+    c = _put(out, c, s.current_player[r] == p)
+    c = _put(out, c, max(s.round[r] - 1, 0) % players == p)
     for j in range(NUM_JUNKS):
-        c = _put(out, scale, c, vis[j, p])
+        c = _put(out, c, vis[j, p])
     for j in range(NUM_JUNKS):
         for k in range(3):
-            c = _put(out, scale, c, layers[j, k, p])
-    c = _put(out, scale, c, money)
-    c = _put(out, scale, c, s.hand_size[r, p])
-    c = _put(out, scale, c, s.strips[r, p])
-    c = _put(out, scale, c, SUPPLY_CARDS + s.always[r, p, SUPPLY_PLUS])
+            c = _put(out, c, layers[j, k, p])
+    c = _put(out, c, money)
+    c = _put(out, c, s.hand_size[r, p])
+    c = _put(out, c, s.strips[r, p])
+    c = _put(out, c, SUPPLY_CARDS + s.always[r, p, SUPPLY_PLUS])
     for t in range(NUM_ALWAYS):
-        c = _put(out, scale, c, s.always[r, p, t])
-    c = _put(out, scale, c, s.hidden[r, p])
+        c = _put(out, c, s.always[r, p, t])
+    c = _put(out, c, s.hidden[r, p])
     for q in range(NUM_PILES):
-        c = _put(out, scale, c, s.taken[r, p, q])
-    c = _put(out, scale, c, s.extra_used[r, p])
+        c = _put(out, c, s.taken[r, p, q])
+    c = _put(out, c, s.extra_used[r, p])
     for g in range(NUM_GOODS):
-        c = _put(out, scale, c, 0 if hide_stacks else flow[g] - flow_min[g])
-    c = _put(out, scale, c, s.committed[r, p])
-    c = _put(out, scale, c, s.presence[r, p])
+        c = _put(out, c, 0 if hide_stacks else flow[g] - flow_min[g])
+    c = _put(out, c, s.committed[r, p])
+    c = _put(out, c, s.presence[r, p])
     for g in range(NUM_GOODS):
-        c = _put(out, scale, c, 0 if hide_stacks else flow[g])
-    c = _bid(out, scale, c, s.lr_bid[r, p])
-    c = _put(out, scale, c, s.lr_payout[r, p])
-    _put(out, scale, c, s.lr_taker[r] == p)
+        c = _put(out, c, 0 if hide_stacks else flow[g])
+    c = _bid(out, c, s.lr_bid[r, p])
+    c = _put(out, c, s.lr_payout[r, p])
+    _put(out, c, s.lr_taker[r] == p)
 
 
 @njit
-def _own(s, r, out, scale, players, seat):
+def _own(s, r, out, players, seat):
     """The observer's private features (the arrays read in loops are locals)."""
     c = _OWN[players]
     hand, held, always = s.hand[r, seat], s.held[r, seat], s.always[r, seat]
     searched, seen = s.searched[r, seat], s.seen[r, seat]
     for g in range(NUM_GOODS):
-        c = _put(out, scale, c, hand[g])
+        c = _put(out, c, hand[g])
     for t in range(NUM_SPECIAL_TYPES):
         face_up = always[t] if t < NUM_ALWAYS else 0
-        c = _put(out, scale, c, held[t] + face_up)
+        c = _put(out, c, held[t] + face_up)
     for q in range(NUM_PILES):
-        c = _put(out, scale, c, searched[q] > 0)
+        c = _put(out, c, searched[q] > 0)
     for q in range(NUM_PILES):
         for t in range(NUM_SPECIAL_TYPES):
-            c = _put(out, scale, c, seen[q, t])
+            c = _put(out, c, seen[q, t])
     for q in range(NUM_PILES):
         left = PILE_SIZES[q]
         if searched[q] > 0:
             left = 0
             for t in range(NUM_SPECIAL_TYPES):
                 left += seen[q, t]
-        c = _put(out, scale, c, left - s.pile_size[r, q])
+        c = _put(out, c, left - s.pile_size[r, q])
     if s.phase[r] == Phase.SPECIAL_PICK and s.current_player[r] == seat:
         pile = s.pile_cards[r, s.pick_pile[r]]
         for t in range(NUM_SPECIAL_TYPES):
-            _put(out, scale, c + t, pile[t])
-    c = _bid(out, scale, c + NUM_SPECIAL_TYPES, s.pending[r, seat])
+            _put(out, c + t, pile[t])
+    c = _bid(out, c + NUM_SPECIAL_TYPES, s.pending[r, seat])
     if s.params[P_HIDE_STACKS] == 0:
         stack = s.stack[r]
         for g in range(NUM_GOODS):
-            _put(out, scale, c + g, GOODS_PER_TYPE - stack[g] - hand[g])
+            _put(out, c + g, GOODS_PER_TYPE - stack[g] - hand[g])
 
 
 @njit
@@ -544,7 +544,6 @@ def observe_row(s, r, seat, out):
     """Row ``r`` as ``seat`` may know it into ``out`` (291 + 58 N,) float32, zeroed (the
     driver's ``observe_row``)."""
     players = s.hand.shape[1]
-    scale = SCALE[players]
     phase = s.phase[r]
     out[_DECISION[players] + phase] = 1.0
     stage = STAGE_OF_PHASE[phase]
@@ -557,11 +556,14 @@ def observe_row(s, r, seat, out):
         out[_ROUND[players] + k] = ROUND_TABLE[players, s.round[r], k]
     out[_ROUND[players] + size - 2] = s.params[P_HIDE_MONEY]
     out[_ROUND[players] + size - 1] = s.params[P_HIDE_STACKS]
-    _table(s, r, out, scale, players)
+    _table(s, r, out, players)
     _one_hots(s, r, out, players)
     for rel in range(players):
-        _seat_block(s, r, out, scale, players, (seat + rel) % players,
+        _seat_block(s, r, out, players, (seat + rel) % players,
                     _SEATS[players] + rel * SEAT_SIZE)
+    _own(s, r, out, players, seat)
+    scale = SCALE[players]
+    for k in range(out.shape[0]):  # the counts to their bounds, in one pass over the row
+        out[k] *= scale[k]
     if s.params[P_HIDE_MONEY]:  # the observer's own money is always exact
         out[_SEATS[players] + _MONEY_IN_SEAT] = np.float32(s.money[r, seat] * (1.0 / MAX_MONEY))
-    _own(s, r, out, scale, players, seat)
