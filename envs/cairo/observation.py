@@ -51,7 +51,7 @@ from envs.cairo.data import (
 )
 from envs.cairo.rules.scoring import tray
 from envs.cairo.state import P_MAX_TURNS, P_REVEAL_MONEY, Phase, Stage, Verb, View
-from envs.core.jit import njit
+from envs.core.jit import local_zeros, njit
 from envs.core.layout import ObservationLayout, Piece
 
 VP_SCALE = 100.0  # VP are divided by this; 36 expansions × (7 + 5 medal VP) < 5 × 100
@@ -312,14 +312,21 @@ def _board(s: View, r: int, seat: int, out: np.ndarray) -> None:
     players = s.vp.shape[1]
     features = _CELL_FEATURES[players]
     main, entrance = features - 2, features - 1
+    tiles, entrances = s.tile[r], s.entrance[r]
+    # The cells with a tile or an entrance first, without a branch per cell (a test per cell
+    # that the board makes random cost more than the rest of the encoder): both ids are -1
+    # only where the AND of the two is negative.
+    marked = local_zeros(NUM_CELLS, np.int64)
+    count = 0
     for k in range(NUM_CELLS):
+        marked[count] = k
+        count += (tiles[k] & entrances[k]) >= 0
+    for i in range(count):
+        k = marked[i]
         cell = k * features
-        group = s.tile[r, k]
-        if group < 0:  # no tile: an entrance or nothing
-            group = s.entrance[r, k]
-            if group < 0:
-                continue
-            out[cell + entrance] = 1.0
+        tile = tiles[k]
+        group = tile if tile >= 0 else entrances[k]  # no tile: the entrance's
+        out[cell + entrance] = tile < 0
         out[cell + group % NUM_COLOURS] = 1.0
         out[cell + NUM_COLOURS + _OWNER_SLOT[players, seat, group // NUM_COLOURS]] = 1.0
     for owner in range(NUM_OWNERS):  # the main stalls: tiles whose colour and owner are set
