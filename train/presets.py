@@ -25,7 +25,8 @@ PRESETS: dict[str, dict[str, Any]] = {
     # (eval_deterministic) rather than by draws from its policy, the same agent's committed
     # table rose from - trader_explorer -90 [-117, -63] to -65 [-93, -35] (2026-12-05; its own
     # evaluation: - trader_explorer -35 [-74, +3], - expedition_rusher +75 [+30, +118];
-    # 4 min 31 s on 2 idle cores).
+    # 4 min 31 s on 2 idle cores). Mostly scripted opponents (0.8, as cairo's) did worse:
+    # the curve -2.5 +- 3.3 points, - trader_explorer -101 [-140, -60].
     "discoveries": {"hints": "trader_explorer", "imitate": "trader_explorer",
                     "imitate_decisions": 200_000, "timesteps": 400_000, "shaping": 1.0,
                     "ent_coef": 0.0, "learning_rate": 1e-4, "opp_random": 0.3,
