@@ -469,16 +469,17 @@ def _one_hots(s, r, out, players):
 
 
 @njit
-def _seat_block(s, r, out, players, p, c):
-    """Seat ``p``'s 53 public features from column ``c`` (the arrays read in loops are
-    locals: reading one out of ``s`` costs more than the feature)."""
+def _seat_block(s, r, out, p, leader, c):
+    """Seat ``p``'s 53 public features from column ``c``; ``leader`` is the seat that leads
+    the round (the arrays read in loops are locals: reading one out of ``s`` costs more
+    than the feature)."""
     hide_stacks = s.params[P_HIDE_STACKS] != 0
     vis, layers, flow, flow_min = s.vis[r], s.layers[r], s.flow[r, p], s.flow_min[r, p]
     money = s.money[r, p]
     if s.params[P_HIDE_MONEY] and not (s.terminated[r] or s.truncated[r]):
         money = s.announced[r, p]
     c = _put(out, c, s.current_player[r] == p)
-    c = _put(out, c, max(s.round[r] - 1, 0) % players == p)
+    c = _put(out, c, leader == p)
     for j in range(NUM_JUNKS):
         c = _put(out, c, vis[j, p])
     for j in range(NUM_JUNKS):
@@ -558,9 +559,13 @@ def observe_row(s, r, seat, out):
     out[_ROUND[players] + size - 1] = s.params[P_HIDE_STACKS]
     _table(s, r, out, players)
     _one_hots(s, r, out, players)
+    # The seats' order and the round's leader without an integer division per seat (one
+    # costs as much as a dozen features).
+    leader = max(s.round[r] - 1, 0) % players
+    p = seat
     for rel in range(players):
-        _seat_block(s, r, out, players, (seat + rel) % players,
-                    _SEATS[players] + rel * SEAT_SIZE)
+        _seat_block(s, r, out, p, leader, _SEATS[players] + rel * SEAT_SIZE)
+        p = p + 1 if p + 1 < players else 0
     _own(s, r, out, players, seat)
     scale = SCALE[players]
     for k in range(out.shape[0]):  # the counts to their bounds, in one pass over the row
