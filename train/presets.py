@@ -47,6 +47,9 @@ PRESETS: dict[str, dict[str, Any]] = {
     # 2e-4 with 4 value warm-up updates +9 [-24, +44]; 600k at 3e-4 -28 [-68, +12]; 400k at
     # 2e-4 without the entropy bonus -27 [-67, +10]. The shared defaults (3e-4, entropy
     # 0.01, 128x128, a quarter scripted opponents) degraded it: -66 [-106, -26] at 500k.
+    # These settings run 3x as long (300k steps, 2026-12-05, after the engine's speed-ups:
+    # 8 min 8 s on 2 idle cores, peak 2.37 GB): the curve rose +6.4 +- 3.4 points, but
+    # - medal_hunter -32 [-69, +7].
     # `--no-preset` is the plain run: no hints, no warm start.
     "cairo": {
         "hints": "greedy,economist,medal_hunter", "imitate": "medal_hunter",
