@@ -25,21 +25,17 @@ from numba.extending import lower_builtin, type_callable
 from numba.np.arrayobj import make_array, populate_array
 from numba.np.numpy_support import from_dtype
 
-from envs.core.state import LAYOUT_WIDTH
+from envs.core.state import LAYOUT_WIDTH, field_views
 
 
 def view_unpacker(view_class: type, spec: tuple[tuple[np.dtype, int], ...]) -> Callable:
     """``unpack(packed)``: the ``view_class`` named tuple of the state whose fields have
     ``spec``'s dtypes and ranks, from ``packed = (buffer, layout, params)``."""
-    dtypes = [dtype for dtype, _ in spec]
-    array_types = [nbtypes.Array(from_dtype(dtype), ndim, "C")
-                   for dtype, (_, ndim) in zip(dtypes, spec, strict=True)]
+    array_types = [nbtypes.Array(from_dtype(dtype), ndim, "C") for dtype, ndim in spec]
 
     def unpack(packed: tuple) -> Any:
         buffer, layout, params = packed
-        fields = [np.ndarray(tuple(layout[k, 1:1 + ndim]), dtype, buffer, int(layout[k, 0]))
-                  for k, (dtype, (_, ndim)) in enumerate(zip(dtypes, spec, strict=True))]
-        return view_class(*fields, params)
+        return view_class(*field_views(buffer, layout, spec), params)
 
     @type_callable(unpack)
     def _type_unpack(context: Any) -> Callable:

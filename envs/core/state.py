@@ -76,14 +76,13 @@ class BatchState:
         """Move every field into one new buffer (``_buffer``, ``_layout``); a state with a
         field still None (a game filling its fields in after construction) waits until the
         last one is set."""
-        fields = self.__dict__
-        arrays = [fields.get(name) for name in _field_names(type(self))]
+        fields, names = self.__dict__, _field_names(type(self))
+        arrays = [fields.get(name) for name in names]
         if any(array is None for array in arrays):
             fields["_unpacked"] = True
             return
         fields.pop("_unpacked", None)
         arrays = [np.asarray(array) for array in arrays]
-        names = _field_names(type(self))
         for name, array in zip(names, arrays, strict=True):
             if array.ndim >= LAYOUT_WIDTH:
                 raise ValueError(f"{type(self).__name__}.{name}: {array.ndim} dimensions, at "
@@ -98,9 +97,8 @@ class BatchState:
     def _hold(self, buffer: np.ndarray, layout: np.ndarray, spec: int) -> None:
         """Make every field a view of its block of ``buffer``."""
         fields = self.__dict__
-        for name, (dtype, ndim), (offset, *shape) in zip(
-                _field_names(type(self)), SPECS[spec], layout.tolist(), strict=True):
-            fields[name] = np.ndarray(shape[:ndim], dtype, buffer, offset)
+        fields.update(zip(_field_names(type(self)), field_views(buffer, layout, SPECS[spec]),
+                          strict=True))
         fields["_buffer"], fields["_layout"], fields["_spec"] = buffer, layout, spec
 
     @property
@@ -193,3 +191,11 @@ def _new_buffer(spec: int, shapes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     layout[:, 0] = np.cumsum(sizes) - sizes
     layout[:, 1:] = shapes
     return np.empty(max(int(sizes.sum()), 1), dtype=np.uint8), layout
+
+
+def field_views(buffer: np.ndarray, layout: np.ndarray, spec: tuple[tuple[np.dtype, int], ...]
+                ) -> list[np.ndarray]:
+    """Each field as a view of its block of ``buffer``, in order (what the compiled
+    ``envs.core.packing.unpack`` builds in a few instructions)."""
+    return [np.ndarray(shape[:ndim], dtype, buffer, offset)
+            for (dtype, ndim), (offset, *shape) in zip(spec, layout.tolist(), strict=True)]
