@@ -51,11 +51,32 @@ def act_by_owner(game: Game, state: BatchState, agents: Sequence[Agent] | Mappin
     if not owned.any():
         return actions
     game.legal_action_mask(state)
-    for k in np.unique(owner[owned]).tolist():
-        idx = np.flatnonzero(owner == k)
+    for group in _input_groups(agents, np.unique(owner[owned]).tolist()):
+        idx = np.flatnonzero(np.isin(owner, group))
         sub = state if idx.size == state.batch_size else game.take(state, idx)
-        actions[idx] = agents[k].act(game, sub, sub.current_player.astype(np.int64))
+        players = sub.current_player.astype(np.int64)
+        if len(group) == 1:
+            actions[idx] = agents[group[0]].act(game, sub, players)
+            continue
+        obs = agents[group[0]].hints.observe(game, sub, players)
+        mask = np.asarray(game.legal_action_mask(sub), dtype=bool)
+        for k in group:
+            mine = owner[idx] == k
+            actions[idx[mine]] = agents[k].act_observed(obs[mine], mask[mine])
     return actions
+
+
+def _input_groups(agents: Sequence[Agent] | Mapping[int, Agent], keys: list[int]
+                  ) -> list[list[int]]:
+    """``keys`` grouped by the input their agents read: policies with the same hints
+    (``act_observed``: a self-play pool's snapshots) share one observation, whose hints cost
+    far more than a forward pass; every other agent is a group of its own."""
+    groups: dict[object, list[int]] = {}
+    for k in keys:
+        agent = agents[k]
+        shared = hasattr(agent, "act_observed") and hasattr(agent, "hints")
+        groups.setdefault(agent.hints.names if shared else ("own", k), []).append(k)
+    return list(groups.values())
 
 
 def play_mixed(game: Game, agents: Sequence[Agent], seat_agents: np.ndarray,

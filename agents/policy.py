@@ -134,7 +134,12 @@ class PolicyAgent:
         Rows with no legal action (finished games) get action 0; the caller ignores them.
         """
         obs = self.hints.observe(game, state, player)
-        mask = np.asarray(game.legal_action_mask(state), dtype=bool)
+        return self.act_observed(obs, np.asarray(game.legal_action_mask(state), dtype=bool))
+
+    def act_observed(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        """(B,) int64: ``act``'s actions, given the policy's input (``self.hints.observe``)
+        and the (B, A) legal mask already made; agents that read the same input share them
+        (``agents.arena.act_by_owner``)."""
         logits = self.logits(obs)
         logits = np.where(mask, logits, -np.inf)
         empty = ~mask.any(axis=1)

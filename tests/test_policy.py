@@ -92,6 +92,35 @@ def test_deterministic_agent_plays_the_argmax_of_the_network(checkpoint, model):
     np.testing.assert_array_equal(agent.act(game, state, state.current_player), expected)
 
 
+def test_policies_reading_one_input_act_as_each_would_alone(checkpoint):
+    """``act_by_owner`` observes once for the policies that read the same input (a pool's
+    snapshots); each still acts, its draws included, as it would on its own rows alone."""
+    from toy_agents import LowestCardFirst
+
+    from agents.arena import _input_groups, act_by_owner
+
+    game = envs.make_game("toy", 3)
+    state = game.init(60, seed=3)
+    owner = np.arange(60) % 3  # policies 0 and 1, a script 2
+
+    def field():
+        return {0: load_policy_agent(checkpoint, "toy", 3, deterministic=False, seed=1),
+                1: load_policy_agent(checkpoint, "toy", 3, deterministic=False, seed=2),
+                2: LowestCardFirst()}
+
+    shared, alone = field(), field()
+    assert _input_groups(shared, [0, 1, 2]) == [[0, 1], [2]]
+    for _ in range(6):
+        actions = act_by_owner(game, state, shared, owner)
+        expected = np.zeros(60, dtype=np.int64)
+        for k, agent in alone.items():
+            rows = np.flatnonzero(owner == k)
+            sub = game.take(state, rows)
+            expected[rows] = agent.act(game, sub, sub.current_player.astype(np.int64))
+        np.testing.assert_array_equal(actions, expected)
+        state = game.step(state, np.where(state.done, 0, actions))
+
+
 def test_checkpoint_says_whether_its_agent_samples(checkpoint, model, tmp_path):
     assert load_policy_agent(checkpoint, "toy", 3).deterministic, "argmax unless told"
     sampling = save_checkpoint(model, tmp_path / "s.zip", metadata(deterministic=False))
