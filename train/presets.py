@@ -50,13 +50,22 @@ PRESETS: dict[str, dict[str, Any]] = {
     # These settings run 3x as long (300k steps, 2026-12-05, after the engine's speed-ups:
     # 8 min 8 s on 2 idle cores, peak 2.37 GB): the curve rose +6.4 +- 3.4 points, but
     # - medal_hunter -32 [-69, +7].
+    # What climbed: 1.2M steps at 3e-4 (annealed to 0), the first 8 updates training the
+    # value function alone, on 2 torch threads (2026-12-05, 16 min 4 s in all on 2 idle
+    # cores, 1,385 steps/s). Its curve against the scripted opponents rose
+    # +7.8 +- 1.7 points (33.8% first in the first half, 41.6% in the second; flat until
+    # about 0.8M steps, then rising); its own table: - medal_hunter +28 [-10, +67],
+    # - economist +98 [+59, +143], - greedy +106 [+62, +149]. The same settings for 960k
+    # steps (12 min 46 s) stayed flat (+2.1 +- 1.8 points) and level with medal_hunter in
+    # the committed table's tournament (-23 [-57, +12]).
     # `--no-preset` is the plain run: no hints, no warm start.
     "cairo": {
         "hints": "greedy,economist,medal_hunter", "imitate": "medal_hunter",
         "imitate_decisions": 200_000, "imitate_epochs": 4, "shaping": 1.0,
-        "net_arch": "256,256", "learning_rate": 5e-5, "ent_coef": 0.003, "batch_size": 1024,
-        "opp_scripted": 0.8, "opp_snapshot": 0.1, "opp_self": 0.1, "opp_random": 0.0,
-        "timesteps": 100_000, "eval_deterministic": True, "eval_games": 90, "elo_games": 600,
+        "net_arch": "256,256", "learning_rate": 3e-4, "value_warmup": 8, "ent_coef": 0.003,
+        "batch_size": 1024, "opp_scripted": 0.8, "opp_snapshot": 0.1, "opp_self": 0.1,
+        "opp_random": 0.0, "timesteps": 1_200_000, "torch_threads": 2,
+        "eval_deterministic": True, "eval_games": 90, "elo_games": 600,
     },
     # A behaviour clone of the cashier baseline (60k decisions) that reads cashier's action
     # hints, then 500k PPO steps. Its own evaluation (2026-12-05, seed 0): the learning curve
