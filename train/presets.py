@@ -12,12 +12,13 @@ from typing import Any
 
 PRESETS: dict[str, dict[str, Any]] = {
     # discoveries (3 players): a clone of trader_explorer (200k decisions) that reads its
-    # action hints, then 400k PPO steps with the score-margin shaping (potential based, so
-    # the best policy is unchanged) against a pool of 40% scripted, 30% random opponents.
-    # Its own evaluation: 100% first against random; - expedition_rusher +76 [+29, +126],
-    # - trader_explorer -43 [-94, +5]; 5 min 30 s of wall time in all on 2 idle cores
-    # (11 min on cores shared with two other jobs). Shaping alone (250k steps, 2.9 min)
-    # reached 99.3% against random but stayed below both baselines (0% and 4% first).
+    # action hints, then PPO with the score-margin shaping (potential based, so the best
+    # policy is unchanged) against a pool of 40% scripted, 30% random opponents.
+    # The earlier default (400k steps at 1e-4), its own evaluation: 100% first against
+    # random; - expedition_rusher +76 [+29, +126], - trader_explorer -43 [-94, +5]; 5 min
+    # 30 s of wall time in all on 2 idle cores (11 min on cores shared with two other
+    # jobs). Shaping alone (250k steps, 2.9 min) reached 99.3% against random but stayed
+    # below both baselines (0% and 4% first).
     # Re-run on 2026-12-05: the curve against the scripted opponents +2.8 +- 4.7 points; -
     # trader_explorer -18 [-58, +22], - expedition_rusher +132 [+89, +185]; peak 1.06 GB;
     # 6 min 24 s on 2 cores shared with two other runs. 1M steps did worse: the curve fell
@@ -27,11 +28,16 @@ PRESETS: dict[str, dict[str, Any]] = {
     # evaluation: - trader_explorer -35 [-74, +3], - expedition_rusher +75 [+30, +118];
     # 4 min 31 s on 2 idle cores). Mostly scripted opponents (0.8, as cairo's) did worse:
     # the curve -2.5 +- 3.3 points, - trader_explorer -101 [-140, -60].
+    # cairo's finding carried over (2026-12-05): 1.5M steps at 3e-4 (annealed) after 8
+    # value-only updates, on 2 torch threads: the curve rose +10.5 +- 2.2 points (50.5%
+    # first in the first half, 61.0% in the second); its own table: - trader_explorer +136
+    # [+89, +181], - expedition_rusher +324 [+270, +384]; 100% first against random;
+    # 11 min 32 s in all on 2 idle cores (2,200-2,700 steps/s), peak 1.06 GB.
     "discoveries": {"hints": "trader_explorer", "imitate": "trader_explorer",
-                    "imitate_decisions": 200_000, "timesteps": 400_000, "shaping": 1.0,
-                    "ent_coef": 0.0, "learning_rate": 1e-4, "opp_random": 0.3,
-                    "opp_scripted": 0.4, "opp_self": 0.15, "opp_snapshot": 0.15,
-                    "eval_deterministic": True},
+                    "imitate_decisions": 200_000, "timesteps": 1_500_000, "shaping": 1.0,
+                    "ent_coef": 0.0, "learning_rate": 3e-4, "value_warmup": 8,
+                    "torch_threads": 2, "opp_random": 0.3, "opp_scripted": 0.4,
+                    "opp_self": 0.15, "opp_snapshot": 0.15, "eval_deterministic": True},
     # A behaviour clone of medal_hunter that reads the three baselines' action hints (88%
     # top-1 agreement on 200k decisions), then 100k PPO steps at a low learning rate against
     # a pool of mostly scripted opponents. Its own evaluation (600 Elo games, seat-balanced):
