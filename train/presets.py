@@ -58,7 +58,7 @@ PRESETS: dict[str, dict[str, Any]] = {
     # - medal_hunter -32 [-69, +7].
     # What climbed: 1.2M steps at 3e-4 (annealed to 0), the first 8 updates training the
     # value function alone, on 2 torch threads (2026-12-05, 16 min 4 s in all on 2 idle
-    # cores, 1,385 steps/s). Its curve against the scripted opponents rose
+    # cores, 1,385 steps/s; peak RSS 1.94 GB). Its curve against the scripted opponents rose
     # +7.8 +- 1.7 points (33.8% first in the first half, 41.6% in the second; flat until
     # about 0.8M steps, then rising); its own table: - medal_hunter +28 [-10, +67],
     # - economist +98 [+59, +143], - greedy +106 [+62, +149]. The same settings for 960k
