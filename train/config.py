@@ -53,7 +53,9 @@ class Config:
     resume: str | None = None
     """checkpoint zip to continue from; the run continues in that checkpoint's run directory"""
     torch_threads: int = 1
-    """torch CPU threads (the NumPy games and the small network gain little from more)"""
+    """torch CPU threads: the learner's updates take about half the time on 2 as on 1
+    (cairo's, 256x256); the trained weights depend on the count, so a preset that sets it
+    is reproduced only at that count"""
     device: str = "auto"
     """torch device of the learner's network: auto (cuda where torch sees a GPU, else cpu),
     cpu or cuda; the games and scripted opponents always run on the CPU"""
