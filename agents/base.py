@@ -57,6 +57,9 @@ class ScoredAgent:
     name = "scripted"
     least_value = NEG
     """the least value a legal action is given (a floor under every handler's scores)"""
+    view_key: object = None
+    """agents whose ``_view`` is the same function of (game, state, rows) share a key, and
+    ``action_values(..., shared=...)`` builds that view once for them (None: never shared)"""
 
     def __init__(self, num_players: int, seed: int = 0):
         self.num_players = num_players
@@ -73,25 +76,36 @@ class ScoredAgent:
             actions[idx] = np.argmax(np.where(mask, noisy, NEG), axis=1)
         return actions
 
-    def action_values(self, game: Game, state: BatchState,
-                      player: int | np.ndarray) -> np.ndarray:
+    def action_values(self, game: Game, state: BatchState, player: int | np.ndarray,
+                      shared: dict[object, Any] | None = None) -> np.ndarray:
         """(B, A) float64: the strategy's value of every action, the best one played;
         ``NEG`` for illegal actions and in rows where ``player`` is not to act. No tie noise,
-        so the values are a function of what the seat may observe alone."""
+        so the values are a function of what the seat may observe alone.
+
+        ``shared``: one dict passed to several agents valuing the same ``state`` for the
+        same ``player`` (action hints); those with the same ``view_key`` build their acting
+        rows and view once, in it. The values are the same with it or without."""
         values = np.full((state.batch_size, game.num_actions), NEG)
-        idx, mask, scores = self._scores(game, state, player)
+        idx, mask, scores = self._scores(game, state, player, shared)
         values[idx] = np.where(mask, scores, NEG)
         return values
 
-    def _scores(self, game: Game, state: BatchState, player: int | np.ndarray
+    def _scores(self, game: Game, state: BatchState, player: int | np.ndarray,
+                shared: dict[object, Any] | None = None
                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The rows where ``player`` is to act, their (n, A) legal masks and action values
         (0 for a legal action no handler values)."""
-        idx, mask = acting_rows(game, state, player)
+        key = self.view_key if shared is not None else None
+        if key is not None and key in shared:
+            idx, mask, view = shared[key]
+        else:
+            idx, mask = acting_rows(game, state, player)
+            view = self._view(game, state, idx) if idx.size else None
+            if key is not None:
+                shared[key] = idx, mask, view
         scores = np.zeros(mask.shape)
         if not idx.size:
             return idx, mask, scores
-        view = self._view(game, state, idx)
         phase = state.phase[idx]
         for which, handler in self._handlers():
             rows = np.flatnonzero(phase == which)

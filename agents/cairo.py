@@ -38,6 +38,7 @@ act in; the Python loops run over the six colours at most.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -125,7 +126,7 @@ class _View:
         self.growable = (self.size > 0) & (self.supply > 0) & (self.size < MAX_GROUP_SIZE)
         self._board = None
         self._expansion_cells = None
-        self._cache: dict[str, np.ndarray] = {}
+        self._cache: dict[object, Any] = {}
 
     # ---------------------------------------------------------------- board facts
     @property
@@ -174,10 +175,12 @@ class _View:
 
     def card_keep(self) -> np.ndarray:
         """(R, 15) value of keeping one card of each type (copies share their sections)."""
-        need = self.section_need()
-        share = need / np.maximum(self.hand_cover(), 1.0)  # (R, 9)
-        keep = (share[:, None, :] * _CARD_COVER[None]).max(axis=2)
-        return keep + 0.05 * _JOKER
+        if "keep" not in self._cache:
+            need = self.section_need()
+            share = need / np.maximum(self.hand_cover(), 1.0)  # (R, 9)
+            keep = (share[:, None, :] * _CARD_COVER[None]).max(axis=2)
+            self._cache["keep"] = keep + 0.05 * _JOKER
+        return self._cache["keep"]
 
     def colour_use(self) -> np.ndarray:
         """(R, 6) how much the seat needs coins of each colour (0: spend these first)."""
@@ -207,6 +210,11 @@ class _View:
     def medal_gain(self) -> tuple[np.ndarray, np.ndarray]:
         """(R, 6) medal VP an expansion of each colour gains now, and the VP it takes away
         from the other seats (§5.5)."""
+        if "medal" not in self._cache:
+            self._cache["medal"] = self._medal_gain()
+        return self._cache["medal"]
+
+    def _medal_gain(self) -> tuple[np.ndarray, np.ndarray]:
         others = self.sizes[:, : self.players].copy()
         others[self.rows, self.seat] = -1
         largest = others.max(axis=1)  # (R, 6)
@@ -283,6 +291,31 @@ class _View:
 
         ``lure_mask`` (n, 6) bool limits the work to the colours that may be lured."""
         n = rows.size
+        cost, legal = self.lure_costs(rows, lure_mask)
+        # All colours in one call: one (row, colour) pair per line, n * 6 lines.
+        values, _ = self.lure_slots(np.repeat(rows, NUM_COLOURS),
+                                    np.tile(np.arange(NUM_COLOURS), n),
+                                    cost.reshape(-1, NUM_OWNERS), legal.reshape(-1, NUM_OWNERS),
+                                    opponent_weight, barker_weight)
+        values = values.reshape(n, NUM_COLOURS, NUM_OWNERS)
+        best = values.max(axis=2)
+        mine = values.argmax(axis=2) == self.seat[rows][:, None]
+        own_size = np.where(mine & (best > NEG / 2), self.size[rows], 0).astype(np.float64)
+        return best, own_size
+
+    def lure_costs(self, rows: np.ndarray, lure_mask: np.ndarray | None
+                   ) -> tuple[np.ndarray, np.ndarray]:
+        """(n, 6, 5) barkers a lure of each customer colour to each owner slot costs, and
+        whether it is legal for the seat; the same for every strategy, so computed once per
+        (rows, mask) in a view that agents share."""
+        key = ("lure", rows.tobytes(), None if lure_mask is None else lure_mask.tobytes())
+        if key not in self._cache:
+            self._cache[key] = self._lure_costs(rows, lure_mask)
+        return self._cache[key]
+
+    def _lure_costs(self, rows: np.ndarray, lure_mask: np.ndarray | None
+                    ) -> tuple[np.ndarray, np.ndarray]:
+        n = rows.size
         idx = self.idx[rows]
         state = self.state
         cells = state.entrance_cell[idx].astype(np.intp)  # (n, 5, 6)
@@ -309,18 +342,7 @@ class _View:
         nearer = ok[:, :, None, :] & (dist[:, :, None, :] < dist[:, :, :, None])
         cost = nearer.sum(axis=3)  # (n, 6, 5)
         legal = ok & (cost <= self.barkers[rows][:, None, None])
-        best = np.full((n, NUM_COLOURS), NEG)
-        own_size = np.zeros((n, NUM_COLOURS))
-        for c in range(NUM_COLOURS):
-            colour = np.full(n, c)
-            values, _ = self.lure_slots(rows, colour, cost[:, c], legal[:, c],
-                                        opponent_weight, barker_weight)
-            best[:, c] = values.max(axis=1)
-            slot = values.argmax(axis=1)
-            mine = slot == self.seat[rows]
-            own_size[:, c] = np.where(mine & (best[:, c] > NEG / 2),
-                                      self.sizes[rows, self.seat[rows], c], 0)
-        return best, own_size
+        return cost, legal
 
 
 class CairoScriptedAgent(ScoredAgent):
@@ -354,6 +376,8 @@ class CairoScriptedAgent(ScoredAgent):
     # Expansions that trigger the final phase: bonus while leading, penalty while trailing.
     end_lead = 0.0
     end_behind = 0.0
+
+    view_key = _View
 
     def _view(self, game: Game, state: CairoState, idx: np.ndarray) -> _View:
         return _View(game, state, idx)

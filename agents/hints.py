@@ -20,6 +20,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from agents.base import ScoredAgent
 from envs.core.game import Game
 from envs.core.state import BatchState
 
@@ -92,8 +93,12 @@ class ActionHints:
     def features(self, game: Game, state: BatchState, player: int | np.ndarray) -> np.ndarray:
         """(B, size) float32 hints for the seat ``player`` (zeros where it is not to act)."""
         parts = []
+        shared: dict[object, object] = {}  # one view of the state for agents that share it
         for agent in self._hint_agents(game):
-            values = agent.action_values(game, state, player)
+            if isinstance(agent, ScoredAgent):
+                values = agent.action_values(game, state, player, shared)
+            else:
+                values = agent.action_values(game, state, player)
             legal = values > -1e8  # the agents' illegal value is -1e9
             best = np.where(legal, values, -np.inf).max(axis=1, keepdims=True)
             gap = np.where(legal, best - values, np.inf)

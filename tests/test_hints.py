@@ -9,6 +9,7 @@ from toy_agents import TOY_BASELINES
 import agents
 import envs
 from agents.hints import ActionHints, parse_hints
+from envs.cairo.state import Phase
 
 CAIRO_HINTS = "greedy,economist,medal_hunter"
 
@@ -67,6 +68,21 @@ def test_cairo_hints_mark_each_agents_choice(num_players):
     # A seat that is not to act reads no hints.
     other = (seat + 1) % num_players
     assert (hints.features(game, state, other)[live] == 0).all()
+
+
+def test_cairo_agents_sharing_one_view_value_as_each_alone():
+    """The hints' three agents build one view of the state (``shared``): every value is the
+    one the agent gives alone, in every phase the positions reach, lures included."""
+    game, state = _cairo_positions(3, 48, 150, seed=5)
+    seat = np.maximum(state.current_player, 0)
+    phases = set(state.phase[~state.done].tolist())
+    assert len(phases) >= 4 and int(Phase.TURN) in phases
+    shared: dict[object, object] = {}
+    for name in parse_hints(CAIRO_HINTS):
+        agent = agents.make_agent(name, "cairo", 3, seed=0)
+        together = agent.action_values(game, state, seat, shared)
+        np.testing.assert_array_equal(together, agent.action_values(game, state, seat), name)
+    assert len(shared) == 1  # one view, built by the first agent
 
 
 def test_cairo_hints_read_no_hidden_information():
