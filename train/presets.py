@@ -66,7 +66,7 @@ PRESETS: dict[str, dict[str, Any]] = {
     # the committed table's tournament (-23 [-57, +12]).
     # 1M steps instead (2026-12-05, after the hint agents came to share one view: the same
     # weights, a 23% faster rollout) fit the 15 minutes: 14 min 38 s in all on 2 idle cores
-    # (1,317 steps/s), peak RSS 2.09 GB (the imitation set and the learner); the curve rose
+    # (1,317 steps/s), peak RSS 2.09 GB (in the imitation phase); the curve rose
     # +17.7 +- 1.8 points (35.2% first in the first half, 52.9% in the second); its own
     # table: - medal_hunter +60 [+19, +98], - economist +126 [+90, +162], - greedy +145
     # [+104, +186]. These figures come from a machine whose torch runs AVX-512 kernels: there
