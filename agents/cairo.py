@@ -38,7 +38,7 @@ act in; the Python loops run over the six colours at most.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from functools import cached_property
 
 import numpy as np
 
@@ -124,43 +124,36 @@ class _View:
         self.final = state.stage[idx] == Stage.FINAL  # (R,)
         self.cost = self.size + 1  # (R, 6) price (and VP) of the next expansion
         self.growable = (self.size > 0) & (self.supply > 0) & (self.size < MAX_GROUP_SIZE)
-        self._board = None
-        self._expansion_cells = None
-        self._cache: dict[object, Any] = {}
+        self._lure_costs_of: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
 
     # ---------------------------------------------------------------- board facts
-    @property
+    # The view is one call's (of one or several agents sharing it), so what it works out
+    # once stays true: the facts below are cached properties.
+    @cached_property
     def board(self) -> Board:
-        if self._board is None:
-            self._board = board_of(self.state, self.idx)
-        return self._board
+        return board_of(self.state, self.idx)
 
-    @property
+    @cached_property
     def expansion_cells(self) -> np.ndarray:
         """(R, 6, 182) bool: cells next to the own group where the board allows an expansion.
 
         §5.4 preconditions 2-4 only (no cards, money or reachability): where the group can
         still grow, which is what the cards in hand should cover.
         """
-        if self._expansion_cells is None:
-            codes = queries.growth_codes(self.game, self.state, self.idx, self.seat)
-            self._expansion_cells = colour_planes(codes) & self.growable[:, :, None]
-        return self._expansion_cells
+        codes = queries.growth_codes(self.game, self.state, self.idx, self.seat)
+        return colour_planes(codes) & self.growable[:, :, None]
 
+    @cached_property
     def expansion_sections(self) -> np.ndarray:
         """(R, 6, 9) bool: the section holds a cell where the colour's group can grow."""
-        if "sections" not in self._cache:
-            self._cache["sections"] = (self.expansion_cells.astype(np.float64)
-                                       @ _SECTION_ONEHOT) > 0
-        return self._cache["sections"]
+        return (self.expansion_cells.astype(np.float64) @ _SECTION_ONEHOT) > 0
 
+    @cached_property
     def section_need(self) -> np.ndarray:
         """(R, 9) how much a card of each section is worth to the seat now."""
-        if "need" not in self._cache:
-            ready = 1.0 + 0.5 * (self.money >= self.cost)  # (R, 6) colours near an expansion
-            need = (self.expansion_sections() * ready[:, :, None]).sum(axis=1)
-            self._cache["need"] = need + 0.1
-        return self._cache["need"]
+        ready = 1.0 + 0.5 * (self.money >= self.cost)  # (R, 6) colours near an expansion
+        need = (self.expansion_sections * ready[:, :, None]).sum(axis=1)
+        return need + 0.1
 
     def hand_cover(self) -> np.ndarray:
         """(R, 9) number of own cards covering each section (standard or joker)."""
@@ -168,19 +161,17 @@ class _View:
 
     def card_gain(self) -> np.ndarray:
         """(R, 15) value of adding one card of each type to the hand."""
-        need = self.section_need()
+        need = self.section_need
         fresh = need * np.where(self.hand_cover() > 0, 0.3, 1.0)  # (R, 9)
         per_section = fresh[:, None, :] * _CARD_COVER[None]  # (R, 15, 9)
         return per_section.max(axis=2) + 0.05 * per_section.sum(axis=2)
 
+    @cached_property
     def card_keep(self) -> np.ndarray:
         """(R, 15) value of keeping one card of each type (copies share their sections)."""
-        if "keep" not in self._cache:
-            need = self.section_need()
-            share = need / np.maximum(self.hand_cover(), 1.0)  # (R, 9)
-            keep = (share[:, None, :] * _CARD_COVER[None]).max(axis=2)
-            self._cache["keep"] = keep + 0.05 * _JOKER
-        return self._cache["keep"]
+        share = self.section_need / np.maximum(self.hand_cover(), 1.0)  # (R, 9)
+        keep = (share[:, None, :] * _CARD_COVER[None]).max(axis=2)
+        return keep + 0.05 * _JOKER
 
     def colour_use(self) -> np.ndarray:
         """(R, 6) how much the seat needs coins of each colour (0: spend these first)."""
@@ -207,14 +198,10 @@ class _View:
             coins[self.rows, self.seat] = self.money.sum(axis=1)
         return vp + np.floor(coins / 3.0)
 
+    @cached_property
     def medal_gain(self) -> tuple[np.ndarray, np.ndarray]:
         """(R, 6) medal VP an expansion of each colour gains now, and the VP it takes away
         from the other seats (§5.5)."""
-        if "medal" not in self._cache:
-            self._cache["medal"] = self._medal_gain()
-        return self._cache["medal"]
-
-    def _medal_gain(self) -> tuple[np.ndarray, np.ndarray]:
         others = self.sizes[:, : self.players].copy()
         others[self.rows, self.seat] = -1
         largest = others.max(axis=1)  # (R, 6)
@@ -227,7 +214,7 @@ class _View:
 
     def expansion_card_modes(self) -> tuple[np.ndarray, np.ndarray]:
         """(R, 6) bool each: some growth cell is covered by a standard card / by a joker."""
-        sections = self.expansion_sections()
+        sections = self.expansion_sections
         standard = (sections & (self.hand[:, None, :NUM_STANDARD_TYPES] > 0)).any(axis=2)
         jokers = (sections & queries.joker_sections(self.hand)[:, None, :]).any(axis=2)
         return standard, jokers
@@ -308,10 +295,10 @@ class _View:
         """(n, 6, 5) barkers a lure of each customer colour to each owner slot costs, and
         whether it is legal for the seat; the same for every strategy, so computed once per
         (rows, mask) in a view that agents share."""
-        key = ("lure", rows.tobytes(), None if lure_mask is None else lure_mask.tobytes())
-        if key not in self._cache:
-            self._cache[key] = self._lure_costs(rows, lure_mask)
-        return self._cache[key]
+        key = (rows.tobytes(), None if lure_mask is None else lure_mask.tobytes())
+        if key not in self._lure_costs_of:
+            self._lure_costs_of[key] = self._lure_costs(rows, lure_mask)
+        return self._lure_costs_of[key]
 
     def _lure_costs(self, rows: np.ndarray, lure_mask: np.ndarray | None
                     ) -> tuple[np.ndarray, np.ndarray]:
@@ -495,14 +482,14 @@ class CairoScriptedAgent(ScoredAgent):
 
     def _card_mode(self, view: _View, rows: np.ndarray, mask: np.ndarray,
                    scores: np.ndarray) -> None:
-        keep = view.card_keep()[rows]  # (n, 15)
+        keep = view.card_keep[rows]  # (n, 15)
         value = np.concatenate([np.where(_JOKER, 1.0, 3.0)[None, :] - 0.1 * keep,
                                 np.zeros((rows.size, 1))], axis=1)
         _put(scores, mask, rows, ACTIONS.CARD.start, value)
 
     def _discard(self, view: _View, rows: np.ndarray, mask: np.ndarray,
                  scores: np.ndarray) -> None:
-        _put(scores, mask, rows, ACTIONS.CARD.start, -view.card_keep()[rows])
+        _put(scores, mask, rows, ACTIONS.CARD.start, -view.card_keep[rows])
 
     def _coin_order(self, view: _View, rows: np.ndarray) -> np.ndarray:
         """(n, 6) preference among colours to pay with: useless and plentiful first."""
@@ -552,7 +539,7 @@ class CairoScriptedAgent(ScoredAgent):
                          np.take_along_axis(gain, np.maximum(display, 0), axis=1), NEG)
         full = view.hand[rows].sum(axis=1) >= HAND_LIMIT
         # With a full hand a drawn card only replaces the least useful one.
-        shown = shown - np.where(full, view.card_keep()[rows].min(axis=1), 0.0)[:, None]
+        shown = shown - np.where(full, view.card_keep[rows].min(axis=1), 0.0)[:, None]
         deck = np.full((rows.size, 1), self.deck_value)
         barker = np.where(view.barkers[rows] == 0, self.barker_when_none,
                           self.barker_when_some)[:, None]
@@ -571,7 +558,7 @@ class GreedyVPBuilderAgent(CairoScriptedAgent):
     def _expansion_value(self, view: _View, rows: np.ndarray) -> np.ndarray:
         """(n, 6) VP-equivalent of expanding each colour now (legality is the mask's)."""
         cost = view.cost[rows].astype(np.float64)
-        gain, lost = view.medal_gain()
+        gain, lost = view.medal_gain
         short = np.maximum(cost - view.money[rows], 0)  # tiles paid 2:1
         standard, joker = view.expansion_card_modes()
         card_penalty = np.where(standard[rows], 0.0, np.where(joker[rows], 0.3, 0.8))
@@ -611,7 +598,7 @@ class EconomistAgent(CairoScriptedAgent):
               scores: np.ndarray) -> None:
         final = view.final[rows]
         cost = view.cost[rows].astype(np.float64)
-        gain, _ = view.medal_gain()
+        gain, _ = view.medal_gain
         rich = view.money[rows] >= view.cost[rows]
         # Build: in the main phase only a colour held in full (never 2:1), largest first;
         # in the final phase any expansion, since every one gains VP.
