@@ -26,6 +26,7 @@ def test_demonstrations_are_the_teachers_legal_moves_with_their_game_results():
                               progress=False)
     assert demos.observations.shape == (600, *game.observation_shape)
     assert demos.observations.dtype == imitation.OBS_DTYPE  # half the memory of float32
+    assert len(demos.observations.values) < 600 * game.observation_shape[0]  # zeros not kept
     assert demos.masks[np.arange(600), demos.actions].all(), "every action was legal"
     # The toy game pays only a rank reward at the end: +1, 0 or -1 (or a shared split).
     assert set(np.unique(demos.returns)) <= {-1.0, -0.5, 0.0, 0.5, 1.0}
@@ -57,10 +58,29 @@ def test_demonstrations_are_whole_games_in_the_order_they_ended():
             first_to_end = int(ended[0])
     moves = played[first_to_end]
     np.testing.assert_array_equal(demos.actions[:len(moves)], [a for _, a, _ in moves])
-    recorded = demos.observations[:len(moves)].astype(np.float32)
+    recorded = demos.observations.dense(np.arange(len(moves)))
     np.testing.assert_allclose(recorded, np.stack([o for o, _, _ in moves]), atol=2.5e-4)
     np.testing.assert_array_equal(demos.returns[:len(moves)],
                                   [rewards[first_to_end, seat] for _, _, seat in moves])
+
+
+def test_sparse_rows_write_out_the_rows_they_were_joined_from():
+    matrix = np.array([[0.0, 0.5, 0.0, 0.0, 2.0],
+                       [0.0, 0.0, 0.0, 0.0, 0.0],
+                       [1.25, 0.0, 0.0, 3.0, 0.0],
+                       [0.0, 0.0, 0.1, 0.0, 0.0]], np.float32)
+    nonzero = [np.flatnonzero(row) for row in matrix]
+    # Pieces of any length: rows 0-1 in one, rows 2-3 in another.
+    rows = imitation.SparseRows.join(
+        5, np.array([2, 0, 2, 1]), [np.array([1, 4]), np.array([0, 3, 2])],
+        [np.array([0.5, 2.0]), np.array([1.25, 3.0, 0.1])])
+    assert rows.shape == (4, 5) and rows.columns.dtype == np.uint8
+    assert [len(c) for c in nonzero] == list(np.diff(rows.starts))
+    half = matrix.astype(imitation.OBS_DTYPE).astype(np.float32)  # 0.1 is rounded in float16
+    np.testing.assert_array_equal(rows.dense(np.arange(4)), half)
+    np.testing.assert_array_equal(rows.dense([3, 1, 0, 3]), half[[3, 1, 0, 3]])
+    assert rows.dense([1]).tolist() == [[0.0] * 5]
+    assert imitation.SparseRows.column_dtype(3030) == np.uint16
 
 
 def test_fit_clones_a_deterministic_teacher():

@@ -28,23 +28,70 @@ OBS_DTYPE = np.float16
 
 
 @dataclass
-class Demonstrations:
-    """Decisions of a teacher: observations (N, obs) ``OBS_DTYPE``, legal masks (N, A) bool,
-    the teacher's actions (N,) int64 and the acting seat's final rewards (N,) float32."""
+class SparseRows:
+    """A (N, width) matrix that is mostly zeros, kept as its nonzero entries row by row (CSR).
 
-    observations: np.ndarray
+    A recorded cairo observation with its hints is 3,030 features of which ~7% are not 0
+    (one-hots, empty stalls, the hints of illegal actions): 200k of them take 0.17 GB
+    here against 1.2 GB dense in float16.
+    """
+
+    width: int
+    starts: np.ndarray  # (N + 1,) int64: row i's entries are [starts[i], starts[i + 1])
+    columns: np.ndarray  # (nnz,) column_dtype(width)
+    values: np.ndarray  # (nnz,) OBS_DTYPE
+
+    @classmethod
+    def join(cls, width: int, counts: np.ndarray, columns: list[np.ndarray],
+             values: list[np.ndarray]) -> SparseRows:
+        """The rows with ``counts`` nonzero entries each, whose ``columns`` and ``values``
+        are given in row order, in pieces of any length."""
+        starts = np.concatenate([[0], np.cumsum(counts, dtype=np.int64)])
+        return cls(width, starts,
+                   np.concatenate(columns or [np.empty(0)]).astype(cls.column_dtype(width),
+                                                                   copy=False),
+                   np.concatenate(values or [np.empty(0)]).astype(OBS_DTYPE, copy=False))
+
+    @staticmethod
+    def column_dtype(width: int) -> np.dtype:
+        """The smallest unsigned int that holds every column of ``width``."""
+        return np.min_scalar_type(max(width - 1, 0))
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return len(self.starts) - 1, self.width
+
+    @property
+    def dtype(self) -> np.dtype:
+        return self.values.dtype
+
+    def dense(self, rows: np.ndarray) -> np.ndarray:
+        """(len(rows), width) float32: the given rows written out."""
+        rows = np.asarray(rows, np.int64)
+        first, counts = self.starts[rows], self.starts[rows + 1] - self.starts[rows]
+        out_row = np.repeat(np.arange(len(rows)), counts)
+        # Entry k of row r sits at first[r] + k in the flat arrays.
+        offsets = np.arange(counts.sum()) - np.repeat(np.cumsum(counts) - counts, counts)
+        entries = np.repeat(first, counts) + offsets
+        out = np.zeros((len(rows), self.width), np.float32)
+        out[out_row, self.columns[entries]] = self.values[entries]
+        return out
+
+
+@dataclass
+class Demonstrations:
+    """Decisions of a teacher: observations (N, obs) ``OBS_DTYPE`` as ``SparseRows``, legal
+    masks (N, A) bool, the teacher's actions (N,) int64 and the acting seat's final rewards
+    (N,) float32."""
+
+    observations: SparseRows
     masks: np.ndarray
     actions: np.ndarray
     returns: np.ndarray
 
-    @classmethod
-    def empty(cls, size: int, obs_width: int, num_actions: int) -> Demonstrations:
-        return cls(np.empty((size, obs_width), OBS_DTYPE), np.empty((size, num_actions), bool),
-                   np.empty(size, np.int64), np.empty(size, np.float32))
-
 
 # Games recorded at once: each holds its decisions so far until it ends (a cairo game ~450,
-# 6 kB each with three agents' hints), so 256 of them would add ~0.3 GB to the peak.
+# ~1 kB each with three agents' hints, kept sparse), so their number barely moves the peak.
 RECORDING_GAMES = 64
 
 
@@ -56,37 +103,49 @@ def collect(game: Game, teacher: Agent, decisions: int, num_envs: int = RECORDIN
     Only decisions of games that finished are kept (their return is known): whole games in
     the order they ended, each in move order, the last one cut at ``decisions``. A game's
     decisions wait in its row's list until it ends and then go straight into the result, so
-    memory holds the result and the games in progress, never the whole record twice. With
-    ``hints`` the recorded observations carry the action hints the policy will read.
+    memory holds the result and the games in progress, never the whole record twice; the
+    observations are kept by their nonzero entries throughout. With ``hints`` the recorded
+    observations carry the action hints the policy will read.
     """
     env = VecGameEnv(game, num_envs, seed=seed)
     obs, infos = env.reset()
     playing: list[list[tuple]] = [[] for _ in range(num_envs)]  # each row's game so far
-    demos: Demonstrations | None = None
-    filled = 0
+    columns: list[np.ndarray] = []  # per ended game, its decisions' nonzero entries
+    values: list[np.ndarray] = []
+    counts = np.empty(decisions, np.int64)
+    masks = np.empty((decisions, game.num_actions), bool)
+    actions = np.empty(decisions, np.int64)
+    returns = np.empty(decisions, np.float32)
+    width, filled = 0, 0
     bar = tqdm(total=decisions, desc=f"imitate: record {teacher.name}", disable=not progress,
                unit="dec")
     while filled < decisions:
         seats = infos["current_player"]
         if hints:  # the env's observation is the acting seat's; only the hints are added
             obs = hints.extend(game, env.state, seats, obs)
-        actions = teacher.act(game, env.state, seats)
-        if demos is None:
-            demos = Demonstrations.empty(decisions, obs.shape[1], game.num_actions)
-        compact, masks = obs.astype(OBS_DTYPE), infos["action_mask"]
+        chosen = teacher.act(game, env.state, seats)
+        compact = obs.reshape(num_envs, -1).astype(OBS_DTYPE)
+        width = compact.shape[1]
         for row in range(num_envs):
-            playing[row].append((compact[row].copy(), masks[row].copy(), int(actions[row]),
+            nonzero = np.flatnonzero(compact[row]).astype(SparseRows.column_dtype(width))
+            playing[row].append((nonzero, compact[row, nonzero],
+                                 infos["action_mask"][row].copy(), int(chosen[row]),
                                  int(seats[row])))
-        obs, rewards, terminated, truncated, infos = env.step(actions)
+        obs, rewards, terminated, truncated, infos = env.step(chosen)
         for row in np.flatnonzero(terminated | truncated):  # paid only at the end
+            if filled == decisions:
+                break
             moves, playing[row] = playing[row][:decisions - filled], []
-            for k, (observation, mask, action, seat) in enumerate(moves, start=filled):
-                demos.observations[k], demos.masks[k] = observation, mask
-                demos.actions[k], demos.returns[k] = action, rewards[row, seat]
+            columns.append(np.concatenate([move[0] for move in moves]))
+            values.append(np.concatenate([move[1] for move in moves]))
+            for k, (nonzero, _, mask, action, seat) in enumerate(moves, start=filled):
+                counts[k], masks[k] = len(nonzero), mask
+                actions[k], returns[k] = action, rewards[row, seat]
             filled += len(moves)
             bar.update(len(moves))
     bar.close()
-    return demos
+    return Demonstrations(SparseRows.join(width, counts, columns, values), masks, actions,
+                          returns)
 
 
 def fit(policy, demos: Demonstrations, epochs: int = 4, batch_size: int = 512,
@@ -101,7 +160,7 @@ def fit(policy, demos: Demonstrations, epochs: int = 4, batch_size: int = 512,
     generator = torch.Generator().manual_seed(seed)
     optimiser = torch.optim.Adam(policy.parameters(), lr=learning_rate)
     n = len(demos.actions)
-    obs, masks = torch.as_tensor(demos.observations), torch.as_tensor(demos.masks)
+    masks = torch.as_tensor(demos.masks)
     actions, returns = torch.as_tensor(demos.actions), torch.as_tensor(demos.returns)
     policy.set_training_mode(True)
     stats: dict[str, float] = {}
@@ -112,7 +171,8 @@ def fit(policy, demos: Demonstrations, epochs: int = 4, batch_size: int = 512,
             batch = order[start:start + batch_size]
             # The recorded set stays in host memory; only the minibatch goes to the device.
             values, log_prob, _ = policy.evaluate_actions(
-                obs[batch].to(policy.device, torch.float32), actions[batch].to(policy.device),
+                torch.as_tensor(demos.observations.dense(batch.numpy()), device=policy.device),
+                actions[batch].to(policy.device),
                 action_masks=masks[batch].to(policy.device))
             returns_batch = returns[batch].to(policy.device)
             loss = (-log_prob.mean()
@@ -135,8 +195,7 @@ def _accuracy(policy, demos: Demonstrations, rows: torch.Tensor, chunk: int = 20
     with torch.no_grad():
         for start in range(0, len(rows), chunk):
             part = rows[start:start + chunk]
-            obs = torch.as_tensor(demos.observations[part], dtype=torch.float32,
-                                  device=policy.device)
+            obs = torch.as_tensor(demos.observations.dense(part), device=policy.device)
             dist = policy.get_distribution(obs, action_masks=demos.masks[part])
             best = dist.distribution.probs.argmax(dim=1).cpu().numpy()
             hits += int((best == demos.actions[part]).sum())
