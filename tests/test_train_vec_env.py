@@ -211,6 +211,46 @@ def test_rollouts_are_deterministic_for_a_seed():
                for a, b in zip(first, other, strict=True))
 
 
+def snapshot_run(monkeypatch, forget: bool, steps: int = 90):
+    """A toy run that takes a new, different snapshot every 6 steps into a pool that draws
+    from the newest 2; yields its trace and, per step, the members held and the ids played."""
+    if not forget:
+        monkeypatch.setattr(OpponentPool, "forget_retired", lambda self, playing: None)
+    game = envs.make_game("toy", 3)
+    pool = OpponentPool({"snapshot": 3.0, "random": 1.0}, max_snapshots=2, seed=4)
+    pool.add_baselines("toy", 3)
+    env = SelfPlayVecEnv(game, 8, pool, seed=4)
+    torch.manual_seed(0)
+    model = MaskablePPO("MlpPolicy", env, n_steps=8, batch_size=32, seed=0, device="cpu",
+                        policy_kwargs={"net_arch": [16]})
+    pool.add_snapshot(model.policy, 0)
+    trace, held = [env.reset()], []
+    for step, (obs, rewards, dones, infos) in enumerate(drive(env, steps, seed=4)):
+        trace += [obs, rewards, dones, [i.get("opponent") for i in infos]]
+        held.append((set(pool.members), set(env.opponent_id.tolist())))
+        if step % 6 == 5:
+            with torch.no_grad():  # each snapshot plays differently
+                for param in model.policy.parameters():
+                    param.add_(torch.randn(param.shape, generator=torch.Generator()
+                                           .manual_seed(step)))
+            pool.add_snapshot(model.policy, step)
+    return trace, held, pool
+
+
+def test_retired_snapshots_leave_memory_once_no_game_plays_them(monkeypatch):
+    trace, held, pool = snapshot_run(monkeypatch, forget=True)
+    with monkeypatch.context() as patch:
+        kept_trace, kept_held, _ = snapshot_run(patch, forget=False)
+    for a, b in zip(trace, kept_trace, strict=True):  # the same games either way
+        np.testing.assert_array_equal(np.asarray(a), np.asarray(b))
+    assert len(kept_held[-1][0]) == 1 + 15  # random and every snapshot taken
+    # Each step holds what is in the draw (random, 2 snapshots) and what is played.
+    for members, playing in held:
+        assert playing <= members and len(members - playing) <= 3
+    assert any(len(members) > 3 for members, _ in held), "a retired snapshot was kept playing"
+    assert set(pool.members) == set().union(*pool._drawable.values()) | held[-1][1]
+
+
 def test_resumed_episode_counters_give_new_games():
     game = envs.make_game("toy", 3)
     env = SelfPlayVecEnv(game, 4, make_pool(), seed=0)

@@ -7,7 +7,8 @@ member of that kind uniformly:
 
 * ``self``: the learner's live policy (true self-play; sampled actions);
 * ``snapshot``: frozen copies of the learner taken every N updates (the last ``max_snapshots``
-  are drawn from; older ones stay on disk but leave the draw);
+  are drawn from; older ones stay on disk but leave the draw, and memory once no game plays
+  them: ``forget_retired``);
 * ``scripted``: the game's scripted baselines from ``agents.list_agents`` / ``make_agent``;
 * ``random``: uniform over the legal actions.
 
@@ -117,6 +118,15 @@ class OpponentPool:
         return OpponentPool(self.weights, max_snapshots=self.max_snapshots,
                             opponent_deterministic=self.opponent_deterministic, seed=self.seed,
                             hints=ActionHints(self.hints.names))
+
+    def forget_retired(self, playing: np.ndarray) -> None:
+        """Drop the members that left the draw and that no game of ``playing`` (member ids)
+        still plays. Without it a run holds every snapshot it ever took: 244 of cairo's
+        5.5 MB networks by 4M steps. Draws see only the members in the draw, so a run plays
+        the same games with it as without."""
+        keep = set(np.asarray(playing).tolist()).union(*self._drawable.values())
+        for member_id in [i for i in self.members if i not in keep]:
+            del self.members[member_id]
 
     def learner(self) -> Opponent | None:
         """The ``self`` member playing the learner's live policy; None before ``set_learner``."""

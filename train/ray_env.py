@@ -186,6 +186,8 @@ class RaySelfPlayVecEnv(BatchedVecEnv):
             return []
         self._members_sent = max(m.id for m in new) + 1
         members = self._ray.put([_portable(m) for m in new])
+        # The shards play the games; here a member is needed only until it is sent.
+        self.pool.forget_retired(np.empty(0, np.int64))
         return [shard.add_members.remote(members) for shard in self._shards]
 
     def sync_opponents(self) -> None:

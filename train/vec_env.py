@@ -190,6 +190,7 @@ class SelfPlayVecEnv(BatchedVecEnv):
                                    % self.num_players)
         draws = rnglib.uniform(rnglib.make_rng(seeds + _OPPONENT_SALT), None, 2)
         self.opponent_id[rows] = self.pool.draw(draws[:, 0], draws[:, 1])
+        self.pool.forget_retired(self.opponent_id)
         self._lengths[rows] = 0
         self._returns[rows] = 0.0
 
