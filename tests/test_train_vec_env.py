@@ -251,6 +251,27 @@ def test_retired_snapshots_leave_memory_once_no_game_plays_them(monkeypatch):
     assert set(pool.members) == set().union(*pool._drawable.values()) | held[-1][1]
 
 
+def test_a_resumed_pool_reads_only_the_snapshots_in_its_draw(tmp_path):
+    game = envs.make_game("toy", 3)
+    taken = OpponentPool({"snapshot": 1.0}, max_snapshots=2)
+    taken.add_baselines("toy", 3)
+    model = MaskablePPO("MlpPolicy", SelfPlayVecEnv(game, 2, taken), n_steps=8, seed=0,
+                        device="cpu", policy_kwargs={"net_arch": [16]})
+    for timesteps in range(0, 500, 100):
+        with torch.no_grad():
+            next(model.policy.parameters()).add_(1.0)
+        taken.add_snapshot(model.policy, timesteps, tmp_path)
+    resumed = OpponentPool({"snapshot": 1.0}, max_snapshots=2)
+    resumed.add_baselines("toy", 3)
+    assert resumed.load_snapshots(tmp_path) == 5
+    assert resumed.describe() == taken.describe()  # snapshot@300 and snapshot@400
+    assert len(resumed.members) == 1 + 2  # random, and the two in the draw
+    for member_id in resumed._drawable["snapshot"]:  # the same ids, and weights, as taken
+        loaded, saved = (pool.members[member_id].agent.policy for pool in (resumed, taken))
+        for a, b in zip(loaded.parameters(), saved.parameters(), strict=True):
+            torch.testing.assert_close(a, b, rtol=0, atol=0)
+
+
 def test_resumed_episode_counters_give_new_games():
     game = envs.make_game("toy", 3)
     env = SelfPlayVecEnv(game, 4, make_pool(), seed=0)

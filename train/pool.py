@@ -162,14 +162,19 @@ class OpponentPool:
         return self._add_frozen(frozen, int(timesteps))
 
     def load_snapshots(self, directory: Path) -> int:
-        """Add every snapshot file of ``directory`` (oldest first); returns how many."""
+        """Add the snapshot files of ``directory`` (oldest first) as if each were taken now;
+        returns how many there are. Only the newest ``max_snapshots`` are read: the older
+        ones would leave the draw at once, so they only take up their member ids (which keeps
+        the ids, and the seeds drawn from them, those of loading them all)."""
         from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 
         found = sorted(
             (int(m.group(1)), p) for p in Path(directory).glob("snapshot_*.pt")
             if (m := _SNAPSHOT_NAME.match(p.name))
         )
-        for timesteps, path in found:
+        retired = max(len(found) - self.max_snapshots, 0)
+        self._next_id += retired
+        for timesteps, path in found[retired:]:
             self._add_frozen(MaskableActorCriticPolicy.load(str(path), device="cpu"), timesteps)
         return len(found)
 
