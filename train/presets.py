@@ -66,16 +66,22 @@ PRESETS: dict[str, dict[str, Any]] = {
     # the committed table's tournament (-23 [-57, +12]).
     # 1M steps instead (2026-12-05, after the hint agents came to share one view: the same
     # weights, a 23% faster rollout) fit the 15 minutes: 14 min 38 s in all on 2 idle cores
-    # (1,317 steps/s), peak RSS 2.09 GB (in the imitation phase); the curve rose
+    # (1,317 steps/s), peak RSS 2.09 GB (in the imitation phase, kept dense then); the curve rose
     # +17.7 +- 1.8 points (35.2% first in the first half, 52.9% in the second); its own
     # table: - medal_hunter +60 [+19, +98], - economist +126 [+90, +162], - greedy +145
     # [+104, +186]. These figures come from a machine whose torch runs AVX-512 kernels: there
     # the 1.2M-step default above gave other weights (16 min 45 s; curve +19.3 +- 1.7;
     # - medal_hunter +76 [+36, +117]), so the trained bits depend on the CPU as on the
     # thread count, and the 960k finding above on the earlier machine is not this one's.
+    # With the imitation set kept sparse (2026-12-06) the same run gave the same weights
+    # and figures at a peak RSS of 1.30 GB (23 min on cores shared with another run); that
+    # peak is at its end, where the pool held its 61 snapshots, before the pool came to drop
+    # the snapshots that left the draw.
     # `--no-preset` is the plain run: no hints, no warm start. For 3M steps at the shared
     # defaults (31 min 46 s on 2 cores shared with another run) it collapsed: 81% first
     # against random by its argmax, none against the baselines, below random in its table.
+    # With the shaping, 256x256 and 2 threads it learns (benchmarks/results/
+    # cairo_selfplay_plain.md).
     "cairo": {
         "hints": "greedy,economist,medal_hunter", "imitate": "medal_hunter",
         "imitate_decisions": 200_000, "imitate_epochs": 4, "shaping": 1.0,
