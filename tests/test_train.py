@@ -74,13 +74,18 @@ def test_a_run_draws_its_learning_curve_and_its_report_names_it(tiny_run):
     labels = set(win_rates.get_legend_handles_labels()[1])
     assert {"win rate (smoothed)", "chance", "evaluation vs random",
             "evaluation vs highest_first", "evaluation vs lowest_first"} <= labels
-    # The Elo probe: the trained agent at the run's end, the baselines as levels.
-    (probe,) = [c for c in elo.containers if c.get_label() == "trained agent"]
+    # The Elo probes: the trained agent's paired difference to each baseline at the run's
+    # end (random left out), side by side around the evaluation's timestep.
     evaluation = json.loads((tiny_run / "eval.json").read_text())
-    trained = next(r for r in evaluation["elo"] if r["agent"] == "trained")
-    np.testing.assert_array_equal(probe.lines[0].get_xydata(), [[2048, trained["elo"]]])
-    assert {t.get_text().split()[0] for t in elo.texts} == {"random", "highest_first",
-                                                           "lowest_first"}
+    probes = {c.get_label(): c.lines[0].get_xydata() for c in elo.containers}
+    assert set(probes) == {"trained − highest_first", "trained − lowest_first"}
+    drawn = 0
+    for row in evaluation["elo"]:
+        if (label := f"trained − {row['agent']}") in probes:
+            ((t, diff),) = probes[label]
+            assert diff == row["trained_minus"]["elo"] and abs(t - 2048) < 2048 * 0.02
+            drawn += 1
+    assert drawn == 2
 
 
 def test_checkpoint_metadata_and_policy_agent(tiny_run):

@@ -303,37 +303,43 @@ def _draw_win_rates(ax: Any, curve: dict[str, np.ndarray],
 
 
 def _draw_elo_probes(ax: Any, evaluations: list[dict[str, Any]]) -> None:
-    """The trained agent's Elo (95% interval) at each evaluation on ``ax``, and the baselines'
-    Elo in the latest one as levels."""
+    """The trained agent's paired Elo difference to each baseline (95% interval) at each
+    evaluation on ``ax``.
+
+    Differences, not ratings: every evaluation's round robin has its own scale (random is
+    1000 in each, the gaps above it move with the games played), so the ratings of two
+    evaluations do not compare, while a difference does. Random is left out: its hundreds of
+    points would flatten the rest.
+    """
     probes = [(e["timesteps"], row) for e in evaluations for row in e.get("elo") or ()
-              if row["agent"] == "trained"]
+              if row["agent"] not in ("trained", "random") and "trained_minus" in row]
     if not probes:
         ax.text(0.5, 0.5, "no Elo round robin in this run (--elo-games 0)", ha="center",
                 va="center", transform=ax.transAxes)
         ax.set_axis_off()
         return
-    t = np.array([p[0] for p in probes], dtype=np.float64)
-    elo = np.array([p[1]["elo"] for p in probes], dtype=np.float64)
-    low = np.array([p[1]["elo_low"] for p in probes], dtype=np.float64)
-    high = np.array([p[1]["elo_high"] for p in probes], dtype=np.float64)
-    ax.errorbar(t, elo, yerr=[elo - low, high - elo], fmt="o-", color="C0", capsize=4, ms=7,
-                label="trained agent")
-    latest = next(e for e in reversed(evaluations) if e.get("elo"))
-    for i, row in enumerate(r for r in latest["elo"] if r["agent"] != "trained"):
-        ax.axhline(row["elo"], color=f"C{(i + 1) % 10}", lw=1, ls="--")
-        ax.annotate(f"{row['agent']} {row['elo']:.0f}", (0, row["elo"]),
-                    xycoords=("axes fraction", "data"), xytext=(3, 2),
-                    textcoords="offset points", fontsize="x-small", color=f"C{(i + 1) % 10}")
+    names = list(dict.fromkeys(row["agent"] for _, row in probes))
+    end = max(float(max(t for t, _ in probes)) * 1.05, 1.0)
+    for i, name in enumerate(names):
+        mine = [(t, row["trained_minus"]) for t, row in probes if row["agent"] == name]
+        # Side by side, so that the intervals at one evaluation do not hide each other.
+        t = np.array([m[0] for m in mine], np.float64) + (i - (len(names) - 1) / 2) * end / 150
+        diff, low, high = (np.array([m[1][k] for m in mine], np.float64)
+                           for k in ("elo", "low", "high"))
+        ax.errorbar(t, diff, yerr=[diff - low, high - diff], fmt="o-", color=f"C{i + 1}",
+                    capsize=4, ms=6, label=f"trained − {name}")
+    ax.axhline(0.0, color="k", lw=1, ls=":")
     ax.set_xlabel("learner timesteps")
-    ax.set_ylabel("Elo (random = 1000, 95% interval)")
-    ax.set_xlim(0, max(float(t.max()) * 1.05, 1.0))
+    ax.set_ylabel("Elo difference (95% interval)")
+    ax.set_xlim(0, end)
     ax.grid(alpha=0.3)
-    ax.legend(loc="lower right", fontsize="x-small")
+    ax.legend(loc="best", fontsize="x-small")
 
 
 def learning_curve_figure(run_dir: str | Path, window: int = 10) -> Any:
     """A matplotlib Figure of a run: its win rates over training with the evaluations' win
-    rates against each baseline (top), and the Elo probes of its evaluations (bottom).
+    rates against each baseline (top), and the Elo probes of its evaluations: the paired
+    difference to each baseline (bottom).
 
     Built without pyplot (no GUI backend, no global figure list): a training run draws it
     on any machine, and the figure is garbage-collected like any object.
@@ -347,7 +353,7 @@ def learning_curve_figure(run_dir: str | Path, window: int = 10) -> Any:
     top.set_title("win rate over training, and against each baseline at each evaluation")
     top.set_xlabel("")  # the panels share the axis: one label, under the lower one
     _draw_elo_probes(bottom, evaluations)
-    bottom.set_title("Elo at each evaluation (seat-balanced round robin with the baselines)")
+    bottom.set_title("Elo of the trained agent minus each baseline's, at each evaluation")
     config = load_config(run_dir)
     fig.suptitle(f"{config.get('env')}, {config.get('players')} players: "
                  f"{Path(run_dir).resolve().name}", fontsize="medium")

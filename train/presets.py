@@ -73,10 +73,10 @@ PRESETS: dict[str, dict[str, Any]] = {
     # the 1.2M-step default above gave other weights (16 min 45 s; curve +19.3 +- 1.7;
     # - medal_hunter +76 [+36, +117]), so the trained bits depend on the CPU as on the
     # thread count, and the 960k finding above on the earlier machine is not this one's.
-    # With the imitation set kept sparse (2026-12-06) the same run gave the same weights
-    # and figures at a peak RSS of 1.30 GB (23 min on cores shared with another run); that
-    # peak is at its end, where the pool held its 61 snapshots, before the pool came to drop
-    # the snapshots that left the draw.
+    # With the imitation set kept sparse and the pool dropping the snapshots that left its
+    # draw (2026-12-06), the same run gives the same weights and figures in 14 min 16 s on 2
+    # idle cores (1,358 steps/s), peak RSS 0.94 GB (in the imitation phase; 1.30 GB with the
+    # sparse set alone, at the run's end, where the pool held all its 61 snapshots).
     # `--no-preset` is the plain run: no hints, no warm start. For 3M steps at the shared
     # defaults (31 min 46 s on 2 cores shared with another run) it collapsed: 81% first
     # against random by its argmax, none against the baselines, below random in its table.

@@ -223,7 +223,8 @@ def main(argv: Sequence[str] | None = None) -> Path:
     atomic_write_text(run_dir / f"eval{suffix}.json", json.dumps(evaluation, indent=2) + "\n")
     # Drawn after the evaluation is on disk: it plots every evaluation of the run as a probe.
     curve_png = analysis.save_learning_curve(run_dir)
-    report += (f"\nLearning curve (win rates over training, Elo at each evaluation): "
+    report += (f"\nLearning curve (win rates over training, Elo differences to the baselines "
+               f"at each evaluation): "
                f"{curve_png.name}\n\n![learning curve]({curve_png.name})\n")
     atomic_write_text(run_dir / f"eval{suffix}.md", report)
     print(report, flush=True)
