@@ -126,8 +126,9 @@ def collect(game: Game, teacher: Agent, decisions: int, num_envs: int = RECORDIN
         chosen = teacher.act(game, env.state, seats)
         compact = obs.reshape(num_envs, -1).astype(OBS_DTYPE)
         width = compact.shape[1]
+        column_dtype = SparseRows.column_dtype(width)
         for row in range(num_envs):
-            nonzero = np.flatnonzero(compact[row]).astype(SparseRows.column_dtype(width))
+            nonzero = np.flatnonzero(compact[row]).astype(column_dtype)
             playing[row].append((nonzero, compact[row, nonzero],
                                  infos["action_mask"][row].copy(), int(chosen[row]),
                                  int(seats[row])))

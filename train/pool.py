@@ -92,6 +92,7 @@ class OpponentPool:
         self.members: dict[int, Opponent] = {}
         self._next_id = 0
         self._drawable: dict[str, list[int]] = {kind: [] for kind in KINDS}
+        self._retired: set[int] = set()  # left the draw, still in ``members``
 
     # ------------------------------------------------------------------ building the pool
     def add(self, kind: str, name: str, agent: Agent) -> Opponent:
@@ -103,7 +104,9 @@ class OpponentPool:
         self.members[member.id] = member
         self._drawable[kind].append(member.id)
         if kind == "snapshot" and len(self._drawable[kind]) > self.max_snapshots:
-            del self._drawable[kind][: len(self._drawable[kind]) - self.max_snapshots]
+            cut = len(self._drawable[kind]) - self.max_snapshots
+            self._retired.update(self._drawable[kind][:cut])
+            del self._drawable[kind][:cut]
         return member
 
     def add_baselines(self, env_id: str, num_players: int) -> None:
@@ -124,9 +127,12 @@ class OpponentPool:
         still plays. Without it a run holds every snapshot it ever took: 244 of cairo's
         5.5 MB networks by 4M steps. Draws see only the members in the draw, so a run plays
         the same games with it as without."""
-        keep = set(np.asarray(playing).tolist()).union(*self._drawable.values())
-        for member_id in [i for i in self.members if i not in keep]:
+        if not self._retired:  # the common case: called whenever games start
+            return
+        gone = self._retired.difference(np.asarray(playing).tolist())
+        for member_id in gone:
             del self.members[member_id]
+        self._retired -= gone
 
     def learner(self) -> Opponent | None:
         """The ``self`` member playing the learner's live policy; None before ``set_learner``."""
