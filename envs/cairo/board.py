@@ -81,6 +81,8 @@ _BIT_INDEX = np.array(
 )  # (182,) position of each cell in the 256-bit board
 CELL_WORD = (_BIT_INDEX // 64).astype(np.intp)  # (182,) word holding each cell
 CELL_BIT = (np.uint64(1) << (_BIT_INDEX % 64).astype(np.uint64)).astype(np.uint64)  # (182,)
+# (5,) the first cell of each word, then NUM_CELLS: word i holds cells WORD_CELLS[i]..[i+1]
+WORD_CELLS = np.searchsorted(CELL_WORD, np.arange(NUM_WORDS + 1)).astype(np.intp)
 # (182, 4) uint64: each cell alone as a board, so setting or clearing a cell is a whole-board
 # OR or AND NOT of tuples, without a branch on its word.
 _CELL_BOARD = np.zeros((NUM_CELLS, NUM_WORDS), dtype=np.uint64)
@@ -121,9 +123,9 @@ for _bit in range(64):
 _SHIFT_DEBRUIJN = np.uint64(58)
 BIT_CELL = np.full(NUM_WORDS * 64, -1, dtype=np.int64)  # (256,) the cell at each bit, -1 none
 BIT_CELL[_BIT_INDEX] = np.arange(NUM_CELLS)
-for _table in (NEIGHBOURS, CELL_WORD, CELL_BIT, _CELL_BOARD, _RING_SHIFTS, _NEIGHBOUR_SHIFTS,
-               CELLS_BOARD, MARKET_BOARD, SECTION_BOARDS, AREA_BOARDS, _DEBRUIJN_INDEX,
-               BIT_CELL):
+for _table in (NEIGHBOURS, CELL_WORD, CELL_BIT, WORD_CELLS, _CELL_BOARD, _RING_SHIFTS,
+               _NEIGHBOUR_SHIFTS, CELLS_BOARD, MARKET_BOARD, SECTION_BOARDS, AREA_BOARDS,
+               _DEBRUIJN_INDEX, BIT_CELL):
     _table.flags.writeable = False
 
 
@@ -219,14 +221,14 @@ def board_bits(tile: np.ndarray, entrance: np.ndarray, customer: np.ndarray,
         walk: (4,) uint64, written: the walkable cells, market cells without a tile.
         targets: (4,) uint64, written: the customer and entrance cells.
     """
-    for i in range(NUM_WORDS):
-        walk[i] = _ZERO
-        targets[i] = _ZERO
-    for cell in range(NUM_CELLS):
-        if MARKET[cell] and tile[cell] < 0:
-            walk[CELL_WORD[cell]] |= CELL_BIT[cell]
-        if entrance[cell] >= 0:
-            targets[CELL_WORD[cell]] |= CELL_BIT[cell]
+    for word in range(NUM_WORDS):  # a word at a time, without a branch per cell
+        open_cells = goal = _ZERO
+        for cell in range(WORD_CELLS[word], WORD_CELLS[word + 1]):
+            bit = CELL_BIT[cell]
+            open_cells |= bit if tile[cell] < 0 else _ZERO
+            goal |= bit if entrance[cell] >= 0 else _ZERO
+        walk[word] = open_cells & MARKET_BOARD[word]
+        targets[word] = goal
     for colour in range(customer.shape[0]):
         if customer[colour] >= 0:
             targets[CELL_WORD[customer[colour]]] |= CELL_BIT[customer[colour]]

@@ -17,9 +17,10 @@ hand and, with ``reveal_money=False``, the others' money (left 0).
 
 ``observe_row`` writes one row as one seat sees it, read by name from ``s``, the kernels'
 view of the state (``state.View``): compiled with numba, it is the whole encoder; the batch
-is a compiled loop over rows (``observe_rows``). Scaled values are computed in float64 and
-rounded once to float32: for the small integers divided here that equals the float32
-division that VERSION 4 shipped, so observations are unchanged bit for bit.
+is a compiled loop over rows (``observe_rows``). Scaled values are computed in float64, as
+products with the scales' reciprocals, and rounded once to float32: for the small integers
+scaled here that equals the float32 division that VERSION 4 shipped, so observations are
+unchanged bit for bit.
 """
 
 from __future__ import annotations
@@ -274,6 +275,18 @@ _PILES, _SUPPLY, _UNPLACED = (_starts(n) for n in ("piles", "supply", "unplaced"
 _GROUP_SIZE, _DROPPED, _TURN = (_starts(n) for n in ("group_size", "dropped", "turn"))
 
 
+# The scales as reciprocals: a product costs a fraction of a division, and for every integer
+# these pieces hold the float64 product rounds to the same float32 as the quotient (tested).
+_PER_X, _PER_Y = 1.0 / (WIDTH - 1), 1.0 / (HEIGHT - 1)
+_PER_PICK, _PER_UNIT, _PER_DRAW = 1.0 / THREE_CARDS, 1.0 / MAX_UNITS, 1.0 / DRAWS_PER_ACTION
+_PER_MONEY, _PER_VP, _PER_HAND_CARD = 1.0 / MONEY_PER_COLOUR, 1.0 / VP_SCALE, 1.0 / MAX_HAND
+_PER_COPY, _PER_BARKER, _PER_TILE = 1.0 / COPIES, 1.0 / NUM_BARKERS, 1.0 / MAX_GROUP_SIZE
+_PER_CARD, _PER_EXPANSION = 1.0 / NUM_CARDS, 1.0 / EXPANSIONS_PER_COLOUR
+RECIPROCAL_SCALES = (WIDTH - 1, HEIGHT - 1, THREE_CARDS, MAX_UNITS, DRAWS_PER_ACTION,
+                     MONEY_PER_COLOUR, VP_SCALE, MAX_HAND, COPIES, NUM_BARKERS,
+                     MAX_GROUP_SIZE, NUM_CARDS, EXPANSIONS_PER_COLOUR)
+
+
 # ---------------------------------------------------------------- the encoder, one row
 @njit
 def _one_hot(out: np.ndarray, start: int, value: int, size: int) -> None:
@@ -293,8 +306,8 @@ def _position(out: np.ndarray, start: int, cell: int) -> None:
     """(on board, x / 13, y / 12) of ``cell`` (-1 off the board: zeros) at ``out[start:]``."""
     if cell >= 0:
         out[start] = 1.0
-        out[start + 1] = (cell % WIDTH) / (WIDTH - 1)
-        out[start + 2] = (cell // WIDTH) / (HEIGHT - 1)
+        out[start + 1] = (cell % WIDTH) * _PER_X
+        out[start + 2] = (cell // WIDTH) * _PER_Y
 
 
 @njit
@@ -357,10 +370,10 @@ def observe_row(s: View, r: int, seat: int, out: np.ndarray) -> None:
                      _relative(s.medal[r, colour, medal], seat, players), players)
     # The pending decisions.
     counts = _PENDING_COUNTS[players]
-    out[counts] = s.picks_left[r] / THREE_CARDS
-    out[counts + 1] = s.pay_units[r] / MAX_UNITS
+    out[counts] = s.picks_left[r] * _PER_PICK
+    out[counts + 1] = s.pay_units[r] * _PER_UNIT
     out[counts + 2] = s.pay_half[r]
-    out[counts + 3] = s.draws_left[r] / DRAWS_PER_ACTION
+    out[counts + 3] = s.draws_left[r] * _PER_DRAW
     for colour in range(NUM_COLOURS):
         _position(out, _CUSTOMERS[players] + 3 * colour, s.customer[r, colour])
     _position(out, _TARGET[players], s.target[r])
@@ -372,34 +385,34 @@ def observe_row(s: View, r: int, seat: int, out: np.ndarray) -> None:
         if j == 0 or reveal_money:
             for colour in range(NUM_COLOURS):
                 out[_MONEY[players] + j * NUM_COLOURS + colour] = (
-                    s.money[r, other, colour] / MONEY_PER_COLOUR)
-        out[_VP[players] + j] = s.vp[r, other] / VP_SCALE
-        out[_HAND_SIZES[players] + j] = _hand_size(s, r, other) / MAX_HAND
+                    s.money[r, other, colour] * _PER_MONEY)
+        out[_VP[players] + j] = s.vp[r, other] * _PER_VP
+        out[_HAND_SIZES[players] + j] = _hand_size(s, r, other) * _PER_HAND_CARD
         if j > 0:
             for card_type in range(NUM_CARD_TYPES):
                 out[_KNOWN[players] + (j - 1) * NUM_CARD_TYPES + card_type] = (
-                    s.known[r, other, card_type] / COPIES)
-        out[_BARKERS[players] + j] = s.barkers[r, other] / NUM_BARKERS
+                    s.known[r, other, card_type] * _PER_COPY)
+        out[_BARKERS[players] + j] = s.barkers[r, other] * _PER_BARKER
         barkers_held += s.barkers[r, other]
         for colour in range(NUM_COLOURS):
             out[_UNPLACED[players] + j * NUM_COLOURS + colour] = (
                 s.stall_cell[r, other, colour] < 0)
             out[_GROUP_SIZE[players] + j * NUM_COLOURS + colour] = (
-                s.group_size[r, other, colour] / MAX_GROUP_SIZE)
+                s.group_size[r, other, colour] * _PER_TILE)
         out[_DROPPED[players] + j] = s.dropped[r, other]
-    out[_BARKERS[players] + players] = (NUM_BARKERS - barkers_held) / NUM_BARKERS
+    out[_BARKERS[players] + players] = (NUM_BARKERS - barkers_held) * _PER_BARKER
     for colour in range(NUM_COLOURS):
         out[_UNPLACED[players] + players * NUM_COLOURS + colour] = s.neutral_bag[r, colour]
         if players == 2:  # the neutral set's groups, after the seats'
             out[_GROUP_SIZE[players] + players * NUM_COLOURS + colour] = (
-                s.group_size[r, NEUTRAL, colour] / MAX_GROUP_SIZE)
+                s.group_size[r, NEUTRAL, colour] * _PER_TILE)
     # The observer's own cards, then the common supplies.
     for card_type in range(NUM_CARD_TYPES):
-        out[_HAND[players] + card_type] = s.hand[r, seat, card_type] / COPIES
-        out[_PILES[players] + 1 + card_type] = s.discard[r, card_type] / COPIES
-    out[_PILES[players]] = s.deck_size[r] / NUM_CARDS
+        out[_HAND[players] + card_type] = s.hand[r, seat, card_type] * _PER_COPY
+        out[_PILES[players] + 1 + card_type] = s.discard[r, card_type] * _PER_COPY
+    out[_PILES[players]] = s.deck_size[r] * _PER_CARD
     for colour in range(NUM_COLOURS):
-        out[_TRAYS[players] + colour] = tray(s, r, colour) / MONEY_PER_COLOUR
-        out[_SUPPLY[players] + colour] = s.supply[r, colour] / EXPANSIONS_PER_COLOUR
+        out[_TRAYS[players] + colour] = tray(s, r, colour) * _PER_MONEY
+        out[_SUPPLY[players] + colour] = s.supply[r, colour] * _PER_EXPANSION
     max_turns = s.params[P_MAX_TURNS]
     out[_TURN[players]] = min(s.turn[r], max_turns) / max_turns

@@ -9,7 +9,7 @@ import pytest
 
 from envs.cairo import CairoGame
 from envs.cairo.data import COLOUR_NAMES, NEUTRAL, NUM_COLOURS, WIDTH
-from envs.cairo.observation import observation_layout, observe_row
+from envs.cairo.observation import RECIPROCAL_SCALES, observation_layout, observe_row
 from envs.cairo.state import View
 
 
@@ -66,3 +66,13 @@ def test_observe_row_fills_one_row_as_the_batch_does():
         out = np.zeros(game.observation_shape, dtype=np.float32)
         observe_row(view, r, 2, out)
         assert np.array_equal(out, game.observe(state, 2)[r])
+
+
+def test_reciprocal_scales_round_to_the_float32_quotients():
+    """The encoder multiplies counts by their scales' reciprocals in float64: rounded to
+    float32, each product equals the float32 quotient that VERSION 4 computed, for every
+    integer a count can hold (and far past it)."""
+    counts = np.arange(-1_000, 100_000, dtype=np.float64)
+    for scale in RECIPROCAL_SCALES:
+        product = (counts * (1.0 / scale)).astype(np.float32)
+        assert np.array_equal(product, counts.astype(np.float32) / np.float32(scale)), scale

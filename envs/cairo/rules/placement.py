@@ -22,7 +22,9 @@ from envs.cairo.board import (
     CELL_WORD,
     CELLS_BOARD,
     MARKET_BOARD,
+    NUM_WORDS,
     SECTION_BOARDS,
+    WORD_CELLS,
     board_sections,
     cell_bits,
     component_boards,
@@ -39,7 +41,6 @@ from envs.cairo.board import (
     union,
 )
 from envs.cairo.data import (
-    NUM_CELLS,
     NUM_COLOURS,
     NUM_OWNERS,
     NUM_SECTIONS,
@@ -90,18 +91,26 @@ def _load_board(s, r, reach, lifted_tile, lifted_entrance):
     stalls' colours per section (a lifted stall among them: its own section stays closed
     to a new stall of its colour)."""
     occupied, targets, groups = reach.occupied, reach.targets, reach.groups
-    occupied[:] = _ZERO
-    targets[:] = _ZERO
     groups[:] = _ZERO
     tile, entrance = s.tile[r], s.entrance[r]
-    for k in range(NUM_CELLS):
-        word, bit = CELL_WORD[k], CELL_BIT[k]
-        group = tile[k]
-        if group >= 0 and k != lifted_tile:
-            occupied[word] |= bit
-            groups[group, word] |= bit
-        if entrance[k] >= 0 and k != lifted_entrance:
-            targets[word] |= bit
+    # A word at a time, without a branch per cell: a board makes such branches random, and
+    # their mispredictions cost more than the cells' work. A cell ORs in its bit or 0.
+    for word in range(NUM_WORDS):
+        tiles = goal = _ZERO
+        for k in range(WORD_CELLS[word], WORD_CELLS[word + 1]):
+            bit, group = CELL_BIT[k], tile[k]
+            here = bit if group >= 0 else _ZERO
+            tiles |= here
+            groups[max(group, 0), word] |= here
+            goal |= bit if entrance[k] >= 0 else _ZERO
+        occupied[word] = tiles
+        targets[word] = goal
+    if lifted_tile >= 0:
+        word, bit = CELL_WORD[lifted_tile], CELL_BIT[lifted_tile]
+        occupied[word] &= ~bit
+        groups[tile[lifted_tile], word] &= ~bit
+    if lifted_entrance >= 0:
+        targets[CELL_WORD[lifted_entrance]] &= ~CELL_BIT[lifted_entrance]
     for c in range(NUM_COLOURS):
         k = s.customer[r, c]
         if k >= 0:
