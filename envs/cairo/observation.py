@@ -261,6 +261,10 @@ def _owner_slots() -> np.ndarray:
 
 
 _OWNER_SLOT = _owner_slots()
+# Each group id's colour and owner (``owner * 6 + colour``), so that a cell of the board
+# piece divides by nothing.
+_GROUP_COLOUR = np.arange(NUM_OWNERS * NUM_COLOURS) % NUM_COLOURS
+_GROUP_OWNER = np.arange(NUM_OWNERS * NUM_COLOURS) // NUM_COLOURS
 # The layout's sizes and offsets as constants of the kernels (numba freezes module-level
 # arrays), indexed by the player count.
 _CELL_FEATURES = _by_player_count(lambda layout: layout.pieces["board"].shape[1])
@@ -334,14 +338,15 @@ def _board(s: View, r: int, seat: int, out: np.ndarray) -> None:
     for k in range(NUM_CELLS):
         marked[count] = k
         count += (tiles[k] & entrances[k]) >= 0
+    slots = _OWNER_SLOT[players, seat]
     for i in range(count):
         k = marked[i]
         cell = k * features
         tile = tiles[k]
         group = tile if tile >= 0 else entrances[k]  # no tile: the entrance's
         out[cell + entrance] = tile < 0
-        out[cell + group % NUM_COLOURS] = 1.0
-        out[cell + NUM_COLOURS + _OWNER_SLOT[players, seat, group // NUM_COLOURS]] = 1.0
+        out[cell + _GROUP_COLOUR[group]] = 1.0
+        out[cell + NUM_COLOURS + slots[_GROUP_OWNER[group]]] = 1.0
     for owner in range(NUM_OWNERS):  # the main stalls: tiles whose colour and owner are set
         for colour in range(NUM_COLOURS):
             k = s.stall_cell[r, owner, colour]
