@@ -202,9 +202,17 @@ _SQUARE = MAX_SEATS + 1
 
 # ---------------------------------------------------------------- the encoder, one row
 @njit
+def _after(seat, other, players):
+    """How many places ``seat`` sits after ``other`` in turn order (both seats): ``(seat -
+    other) % players`` without a division, which costs more than the features it places."""
+    gap = seat - other
+    return gap + players if gap < 0 else gap
+
+
+@njit
 def _relative(seat_or_none, seat, players):
     """Where ``seat_or_none`` sits after ``seat`` in turn order; -1 for none (-1)."""
-    return (seat_or_none - seat) % players if seat_or_none >= 0 else -1
+    return _after(seat_or_none, seat, players) if seat_or_none >= 0 else -1
 
 
 @njit
@@ -227,7 +235,7 @@ def _seat(s, r, other, players, out, at):
     out[at + S_POSITION] = pos
     out[at + S_ZONE + _ZONE[pos]] = 1.0
     out[at + S_GOAL] = s.goal_holder[r] == other
-    out[at + S_ACTED] = (other - s.ship[r]) % players < s.turn[r]
+    out[at + S_ACTED] = _after(other, s.ship[r], players) < s.turn[r]
     out[at + S_PASSED] = s.passed[r, other]
     out[at + S_SHIP] = s.ship[r] == other
 
@@ -245,8 +253,10 @@ def observe_row(s, r, seat, out):
     for c in range(NUM_COMPANIES):
         out[_HAND + c] = s.hand[r, seat, c]
         out[_PLAY + c] = s.played[r, c]
+    other = seat
     for j in range(players):
-        _seat(s, r, (seat + j) % players, players, out, _SEATS + j * _SEAT_SIZE)
+        _seat(s, r, other, players, out, _SEATS + j * _SEAT_SIZE)
+        other = other + 1 if other + 1 < players else 0
     opened = int(s.open[r])
     route, tile_space, warehouse = s.route[r], s.tile_space[r], s.warehouse[r]
     for space in range(NUM_SPACES):
