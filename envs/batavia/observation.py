@@ -41,6 +41,7 @@ from envs.batavia.rules.legal import post_ahead
 from envs.batavia.state import MAX_BID, P_THRESHOLD, Phase
 from envs.core.jit import njit
 from envs.core.layout import ObservationLayout, Piece
+from envs.core.seats import after
 
 MAX_COINS = MAX_BID  # 15 x 5
 MAX_GOLD = 105  # exchange gold: each of the 35 posts handed in once, k(k+1)/2 <= 3k
@@ -202,17 +203,9 @@ _SQUARE = MAX_SEATS + 1
 
 # ---------------------------------------------------------------- the encoder, one row
 @njit
-def _after(seat, other, players):
-    """How many places ``seat`` sits after ``other`` in turn order (both seats): ``(seat -
-    other) % players`` without a division, which costs more than the features it places."""
-    gap = seat - other
-    return gap + players if gap < 0 else gap
-
-
-@njit
 def _relative(seat_or_none, seat, players):
     """Where ``seat_or_none`` sits after ``seat`` in turn order; -1 for none (-1)."""
-    return _after(seat_or_none, seat, players) if seat_or_none >= 0 else -1
+    return after(seat_or_none, seat, players) if seat_or_none >= 0 else -1
 
 
 @njit
@@ -235,7 +228,7 @@ def _seat(s, r, other, players, out, at):
     out[at + S_POSITION] = pos
     out[at + S_ZONE + _ZONE[pos]] = 1.0
     out[at + S_GOAL] = s.goal_holder[r] == other
-    out[at + S_ACTED] = _after(other, s.ship[r], players) < s.turn[r]
+    out[at + S_ACTED] = after(other, s.ship[r], players) < s.turn[r]
     out[at + S_PASSED] = s.passed[r, other]
     out[at + S_SHIP] = s.ship[r] == other
 

@@ -21,6 +21,7 @@ import numpy as np
 
 from envs.core.jit import njit
 from envs.core.layout import ObservationLayout, Piece
+from envs.core.seats import after
 from envs.discoveries.data import (
     COINS_BOUND,
     COINS_SCALE,
@@ -285,7 +286,7 @@ def observe_row(s, r, seat, out):
     turn = s.turn[r]
     out[DECISION + int(s.phase[r])] = 1
     if current >= 0:
-        out[ACTING + (current - seat) % players] = 1
+        out[ACTING + after(current, seat, players)] = 1
     used = int(s.used[r])
     for bit in range(4):
         out[USED_TYPES + bit] = used >> bit & 1
@@ -329,7 +330,7 @@ def observe_row(s, r, seat, out):
         at = (MARKET_RES + 6 * slot if slot < RES_DISPLAY
               else DISPLAY_RES + 6 * (slot - RES_DISPLAY))
         owner = int(s.res_owner[r, slot])
-        out[at + ((owner - seat) % players if owner >= 0 else MAX_SEATS)] = 1
+        out[at + (after(owner, seat, players) if owner >= 0 else MAX_SEATS)] = 1
         out[at + 5] = (owner >= 0 and owner == current
                        and s.res_turn[r, slot] == s.own_turns[r, current])
     for slot in range(DISPLAY_SLOTS):
@@ -340,8 +341,10 @@ def observe_row(s, r, seat, out):
         colour = int(s.exp_colour_set[r, e])
         out[at + (colour if colour >= 0 else NUM_COLOURS)] = 1
         put(out, at + 7, EXP_LIMIT[e] - s.exp_used[r, e], BY_EXP)
+    other = seat
     for slot in range(players):
-        observe_seat(s, r, (seat + slot) % players, slot, seat, out)
+        observe_seat(s, r, other, slot, seat, out)
+        other = other + 1 if other + 1 < players else 0
     out[OWN_TASK + int(s.task[r, seat])] = 1
     if s.target[r] >= 0:
         out[TARGET + int(s.target[r])] = 1
