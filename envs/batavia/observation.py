@@ -41,7 +41,7 @@ from envs.batavia.rules.legal import post_ahead
 from envs.batavia.state import MAX_BID, P_THRESHOLD, Phase
 from envs.core.jit import njit
 from envs.core.layout import ObservationLayout, Piece
-from envs.core.seats import after
+from envs.core.seats import after, next_seat
 
 MAX_COINS = MAX_BID  # 15 x 5
 MAX_GOLD = 105  # exchange gold: each of the 35 posts handed in once, k(k+1)/2 <= 3k
@@ -249,7 +249,7 @@ def observe_row(s, r, seat, out):
     other = seat
     for j in range(players):
         _seat(s, r, other, players, out, _SEATS + j * _SEAT_SIZE)
-        other = other + 1 if other + 1 < players else 0
+        other = next_seat(other, players)
     opened = int(s.open[r])
     route, tile_space, warehouse = s.route[r], s.tile_space[r], s.warehouse[r]
     for space in range(NUM_SPACES):

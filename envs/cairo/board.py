@@ -11,7 +11,8 @@ only; the lanes' columns 14 and 15 and the rows past 12 hold no cell, so a shift
 them reads False, as off the grid.
 
 The per-row functions take (4,) ``uint64`` boards and write their results into arrays they
-are given: ``board_bits`` (the walkable cells and the target set K of one row's state),
+are given: ``board_bits`` (the walkable cells and the target set K of one row's state;
+``walk_bits`` the walkable cells alone),
 ``has_bit``, ``flood_bits``, ``component_bits``, ``ring_cut_bits``, ``placements_row`` and
 ``walk_distances_row``, ``mask_bits`` (a (182,) bool mask as a board). Inside them a board
 is a tuple of four words, which numba keeps in registers: they allocate nothing, so the
@@ -210,6 +211,27 @@ def mask_bits(mask: np.ndarray, out: np.ndarray) -> None:
 
 
 @njit
+def present_word(values: np.ndarray, word: int) -> np.uint64:
+    """Word ``word`` of the board of the cells where ``values`` (182,) holds an id (>= 0).
+
+    Built without a branch per cell: a board makes such branches random, and their
+    mispredictions cost more than the cells' work.
+    """
+    bits = _ZERO
+    for cell in range(WORD_CELLS[word], WORD_CELLS[word + 1]):
+        bits |= CELL_BIT[cell] if values[cell] >= 0 else _ZERO
+    return bits
+
+
+@njit
+def walk_bits(tile: np.ndarray, walk: np.ndarray) -> None:
+    """One row's walkable cells (§5.1: market cells without a tile, ``tile`` (182,) int8)
+    into ``walk`` (4,) uint64."""
+    for word in range(NUM_WORDS):
+        walk[word] = MARKET_BOARD[word] & ~present_word(tile, word)
+
+
+@njit
 def board_bits(tile: np.ndarray, entrance: np.ndarray, customer: np.ndarray,
                walk: np.ndarray, targets: np.ndarray) -> None:
     """One row's walkable cells and target set K as boards (§5.1, §9.2).
@@ -221,14 +243,9 @@ def board_bits(tile: np.ndarray, entrance: np.ndarray, customer: np.ndarray,
         walk: (4,) uint64, written: the walkable cells, market cells without a tile.
         targets: (4,) uint64, written: the customer and entrance cells.
     """
-    for word in range(NUM_WORDS):  # a word at a time, without a branch per cell
-        open_cells = goal = _ZERO
-        for cell in range(WORD_CELLS[word], WORD_CELLS[word + 1]):
-            bit = CELL_BIT[cell]
-            open_cells |= bit if tile[cell] < 0 else _ZERO
-            goal |= bit if entrance[cell] >= 0 else _ZERO
-        walk[word] = open_cells & MARKET_BOARD[word]
-        targets[word] = goal
+    walk_bits(tile, walk)
+    for word in range(NUM_WORDS):
+        targets[word] = present_word(entrance, word)
     for colour in range(customer.shape[0]):
         if customer[colour] >= 0:
             targets[CELL_WORD[customer[colour]]] |= CELL_BIT[customer[colour]]

@@ -281,14 +281,12 @@ _GROUP_SIZE, _DROPPED, _TURN = (_starts(n) for n in ("group_size", "dropped", "t
 
 # The scales as reciprocals: a product costs a fraction of a division, and for every integer
 # these pieces hold the float64 product rounds to the same float32 as the quotient (tested).
-_PER_X, _PER_Y = 1.0 / (WIDTH - 1), 1.0 / (HEIGHT - 1)
-_PER_PICK, _PER_UNIT, _PER_DRAW = 1.0 / THREE_CARDS, 1.0 / MAX_UNITS, 1.0 / DRAWS_PER_ACTION
-_PER_MONEY, _PER_VP, _PER_HAND_CARD = 1.0 / MONEY_PER_COLOUR, 1.0 / VP_SCALE, 1.0 / MAX_HAND
-_PER_COPY, _PER_BARKER, _PER_TILE = 1.0 / COPIES, 1.0 / NUM_BARKERS, 1.0 / MAX_GROUP_SIZE
-_PER_CARD, _PER_EXPANSION = 1.0 / NUM_CARDS, 1.0 / EXPANSIONS_PER_COLOUR
 RECIPROCAL_SCALES = (WIDTH - 1, HEIGHT - 1, THREE_CARDS, MAX_UNITS, DRAWS_PER_ACTION,
                      MONEY_PER_COLOUR, VP_SCALE, MAX_HAND, COPIES, NUM_BARKERS,
                      MAX_GROUP_SIZE, NUM_CARDS, EXPANSIONS_PER_COLOUR)
+(_PER_X, _PER_Y, _PER_PICK, _PER_UNIT, _PER_DRAW, _PER_MONEY, _PER_VP, _PER_HAND_CARD,
+ _PER_COPY, _PER_BARKER, _PER_TILE, _PER_CARD, _PER_EXPANSION) = (
+    1.0 / scale for scale in RECIPROCAL_SCALES)
 
 
 # ---------------------------------------------------------------- the encoder, one row

@@ -12,3 +12,10 @@ def after(seat: int, other: int, players: int) -> int:
     observation more than the features it places."""
     gap = seat - other
     return gap + players if gap < 0 else gap
+
+
+@njit
+def next_seat(seat: int, players: int) -> int:
+    """The seat after ``seat`` in turn order: ``(seat + 1) % players`` without the
+    division."""
+    return seat + 1 if seat + 1 < players else 0

@@ -21,7 +21,7 @@ import numpy as np
 
 from envs.core.jit import njit
 from envs.core.layout import ObservationLayout, Piece
-from envs.core.seats import after
+from envs.core.seats import after, next_seat
 from envs.discoveries.data import (
     COINS_BOUND,
     COINS_SCALE,
@@ -344,7 +344,7 @@ def observe_row(s, r, seat, out):
     other = seat
     for slot in range(players):
         observe_seat(s, r, other, slot, seat, out)
-        other = other + 1 if other + 1 < players else 0
+        other = next_seat(other, players)
     out[OWN_TASK + int(s.task[r, seat])] = 1
     if s.target[r] >= 0:
         out[TARGET + int(s.target[r])] = 1

@@ -32,6 +32,7 @@ import numpy as np
 
 from envs.core.jit import njit
 from envs.core.layout import ObservationLayout, Piece
+from envs.core.seats import next_seat
 from envs.junk.data import (
     CELLS,
     GOODS_NAMES,
@@ -565,7 +566,7 @@ def observe_row(s, r, seat, out):
     p = seat
     for rel in range(players):
         _seat_block(s, r, out, p, leader, _SEATS[players] + rel * SEAT_SIZE)
-        p = p + 1 if p + 1 < players else 0
+        p = next_seat(p, players)
     _own(s, r, out, players, seat)
     scale = SCALE[players]
     for k in range(out.shape[0]):  # the counts to their bounds, in one pass over the row

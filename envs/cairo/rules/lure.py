@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.cairo.board import board_bits, walk_distances_row
+from envs.cairo.board import walk_bits, walk_distances_row
 from envs.cairo.data import NUM_COLOURS, NUM_OWNERS
 from envs.core.jit import local_zeros, njit
 
@@ -43,8 +43,7 @@ def lure_options(s, r, cells, legal, cost):
     seat = s.current_player[r]
     colour = s.colour[r]
     walk = local_zeros(4, np.uint64)
-    targets = local_zeros(4, np.uint64)
-    board_bits(s.tile[r], s.entrance[r], s.customer[r], walk, targets)
+    walk_bits(s.tile[r], walk)
     valid = local_zeros(NUM_OWNERS, np.bool_)
     for owner in range(NUM_OWNERS):
         cells[owner] = s.entrance_cell[r, owner, colour]

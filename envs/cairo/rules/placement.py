@@ -36,6 +36,7 @@ from envs.cairo.board import (
     neighbour_board,
     neighbours_of,
     possible_cuts,
+    present_word,
     sections_board,
     store,
     union,
@@ -93,18 +94,17 @@ def _load_board(s, r, reach, lifted_tile, lifted_entrance):
     occupied, targets, groups = reach.occupied, reach.targets, reach.groups
     groups[:] = _ZERO
     tile, entrance = s.tile[r], s.entrance[r]
-    # A word at a time, without a branch per cell: a board makes such branches random, and
-    # their mispredictions cost more than the cells' work. A cell ORs in its bit or 0.
+    # A word at a time, without a branch per cell (as ``board.present_word``): a cell ORs
+    # its bit, or 0, into the tiles and its group.
     for word in range(NUM_WORDS):
-        tiles = goal = _ZERO
+        tiles = _ZERO
         for k in range(WORD_CELLS[word], WORD_CELLS[word + 1]):
-            bit, group = CELL_BIT[k], tile[k]
-            here = bit if group >= 0 else _ZERO
+            group = tile[k]
+            here = CELL_BIT[k] if group >= 0 else _ZERO
             tiles |= here
             groups[max(group, 0), word] |= here
-            goal |= bit if entrance[k] >= 0 else _ZERO
         occupied[word] = tiles
-        targets[word] = goal
+        targets[word] = present_word(entrance, word)
     if lifted_tile >= 0:
         word, bit = CELL_WORD[lifted_tile], CELL_BIT[lifted_tile]
         occupied[word] &= ~bit
