@@ -5,7 +5,8 @@ from __future__ import annotations
 import dataclasses
 import resource
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from typing import Protocol
 
 import numpy as np
 
@@ -16,34 +17,75 @@ def timed(run: Callable[[], int], seconds: float, min_steps: int = 0) -> float:
     """Call ``run`` (which returns the env-steps it made) until ``seconds`` pass and at least
     ``min_steps`` env-steps are made; steps/s."""
     run()  # warm-up: imports, caches, first allocations
-    steps, start = 0, time.perf_counter()
-    while (elapsed := time.perf_counter() - start) < seconds or steps < min_steps:
-        steps += run()
-    return steps / elapsed
+    clock = RateClock(run, min_steps)
+    alternate([clock], seconds, slice_seconds=seconds)
+    return clock.rate
+
+
+class Clock(Protocol):
+    """A measurement taken a slice at a time, so that several can share a span (``alternate``)."""
+
+    def run(self, seconds: float) -> None:
+        """Measure for about ``seconds`` more (at least one unit of work)."""
+
+    def satisfied(self, seconds: float) -> bool:
+        """Whether the measurement has had ``seconds`` and whatever minimum it sets."""
+
+
+def alternate(clocks: Sequence[Clock], seconds: float, slice_seconds: float = 0.25) -> None:
+    """Run ``clocks`` in turn, a slice of about ``slice_seconds`` each, until every one has had
+    ``seconds``: a machine whose speed drifts within the span slows them alike, so their
+    ratios hold, which measurements taken one after the other do not ensure."""
+    while not all(clock.satisfied(seconds) for clock in clocks):
+        for clock in clocks:
+            clock.run(slice_seconds)
+
+
+class UnitClock:
+    """A ``Clock`` whose slice is whole units of work (``_unit``: a step, an episode), at
+    least one, until the slice's time has passed; ``elapsed`` sums its slices."""
+
+    elapsed = 0.0
+
+    def run(self, seconds: float) -> None:
+        start = time.perf_counter()
+        self._unit()
+        while time.perf_counter() - start < seconds:
+            self._unit()
+        self.elapsed += time.perf_counter() - start
+
+    def _unit(self) -> None:
+        raise NotImplementedError
+
+
+class RateClock(UnitClock):
+    """Steps/s of ``run`` (which returns the env-steps it made), a slice at a time; satisfied
+    once it has also made ``min_steps``."""
+
+    def __init__(self, run: Callable[[], int], min_steps: int = 0):
+        self._run, self.min_steps, self.steps = run, min_steps, 0
+
+    def _unit(self) -> None:
+        self.steps += self._run()
+
+    def satisfied(self, seconds: float) -> bool:
+        return self.elapsed >= seconds and self.steps >= self.min_steps
+
+    @property
+    def rate(self) -> float:
+        return self.steps / self.elapsed
 
 
 def timed_beside(run: Callable[[], int], reference: Callable[[], int], seconds: float,
                  min_steps: int = 0, slice_seconds: float = 0.25) -> tuple[float, float]:
-    """Steps/s of ``run`` and of ``reference``, timed in alternating slices of about
-    ``slice_seconds`` each over the same span of time, until ``run`` has had ``seconds`` and
-    ``min_steps`` env-steps: a machine whose speed drifts within the span slows both alike,
-    which a reference measured before and after a long figure does not catch."""
+    """Steps/s of ``run`` and of ``reference``, timed in alternating slices (``alternate``)
+    until ``run`` has had ``seconds`` and ``min_steps`` env-steps: a reference measured before
+    and after a long figure does not catch a drift within it."""
     run()
     reference()  # warm-ups
-    totals = {run: [0, 0.0], reference: [0, 0.0]}  # steps, seconds
-
-    def time_slice(runner: Callable[[], int]) -> None:
-        steps, start = 0, time.perf_counter()
-        while (elapsed := time.perf_counter() - start) < slice_seconds or not steps:
-            steps += runner()
-        totals[runner][0] += steps
-        totals[runner][1] += elapsed
-
-    while totals[run][1] < seconds or totals[run][0] < min_steps:
-        time_slice(run)
-        time_slice(reference)
-    (steps, elapsed), (reference_steps, reference_elapsed) = totals[run], totals[reference]
-    return steps / elapsed, reference_steps / reference_elapsed
+    clocks = RateClock(run, min_steps), RateClock(reference)
+    alternate(clocks, seconds, slice_seconds)
+    return clocks[0].rate, clocks[1].rate
 
 
 @dataclasses.dataclass
@@ -71,28 +113,45 @@ def random_legal(obs, info: dict, generator: np.random.Generator) -> int:
     return int(legal[int(generator.random() * len(legal))])
 
 
-def aec_own_time(env, seconds: float, seed: int = 0) -> float:
+class AecOwnClock(UnitClock):
     """µs per decision of an AEC env's own work, ``last`` and ``step``: the action sampler
     and ``reset`` left out (the issues' targets compare the envs' own times). Random episodes
-    of masked uniform actions for at least ``seconds``."""
-    generator = np.random.default_rng(seed)
-    own, decisions, episode = 0.0, 0, seed
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds or not decisions:
-        env.reset(seed=episode)
-        episode += 1
+    of masked uniform actions, whole episodes a slice at a time."""
+
+    def __init__(self, env, seed: int = 0):
+        self.env, self.episode = env, seed
+        self.generator = np.random.default_rng(seed)
+        self.own, self.decisions = 0.0, 0
+
+    def _unit(self) -> None:  # one episode
+        env = self.env
+        env.reset(seed=self.episode)
+        self.episode += 1
         for _agent in env.agent_iter():
             before = time.perf_counter()
             obs, _, termination, truncation, info = env.last()
-            own += time.perf_counter() - before
+            self.own += time.perf_counter() - before
             action = None
             if not (termination or truncation):
-                action = random_legal(obs, info, generator)
-                decisions += 1
+                action = random_legal(obs, info, self.generator)
+                self.decisions += 1
             before = time.perf_counter()
             env.step(action)
-            own += time.perf_counter() - before
-    return own * 1e6 / decisions
+            self.own += time.perf_counter() - before
+
+    def satisfied(self, seconds: float) -> bool:
+        return self.elapsed >= seconds and self.decisions > 0
+
+    @property
+    def us_per_decision(self) -> float:
+        return self.own * 1e6 / self.decisions
+
+
+def aec_own_time(env, seconds: float, seed: int = 0) -> float:
+    """``AecOwnClock``'s µs per decision over episodes of at least ``seconds`` in all."""
+    clock = AecOwnClock(env, seed)
+    clock.run(seconds)
+    return clock.us_per_decision
 
 
 def aec_episode_runner(env, seed: int = 0, counts: Counts | None = None) -> Callable[[], int]:

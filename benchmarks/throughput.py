@@ -30,7 +30,9 @@ computes the masks of the decisions it leaves to ask (the forced-decision loop r
 first), so the mask column is the read of that cache and the step's column holds the masks.
 A third gives each env's own time, the sampler and the restarts left out on both sides: its
 AEC env's ``last`` and ``step``, and a batched step's observation, mask and step per row,
-against connect_four_v3's ``last`` and ``step`` timed just before (``aec_own_time``).
+against connect_four_v3's ``last`` and ``step``. The split's thread counts and these own times
+are timed in alternating slices over one span (``measure_splits``), as the ratios to
+connect_four_v3 are: their ratios are the targets.
 """
 
 from __future__ import annotations
@@ -53,9 +55,11 @@ from tqdm import tqdm  # noqa: E402
 
 import envs  # noqa: E402
 from benchmarks._measure import (  # noqa: E402
+    AecOwnClock,
     Counts,
+    UnitClock,
     aec_episode_runner,
-    aec_own_time,
+    alternate,
     timed,
     timed_beside,
     vec_runner,
@@ -89,16 +93,14 @@ class Result:
         return 1e6 / self.steps_per_s
 
 
+def _connect_four_env():
+    from pettingzoo.classic import connect_four_v3
+
+    return connect_four_v3.env()
+
+
 def _connect_four() -> Callable[[], int]:
-    from pettingzoo.classic import connect_four_v3
-
-    return aec_episode_runner(connect_four_v3.env())
-
-
-def _connect_four_own(seconds: float) -> float:
-    from pettingzoo.classic import connect_four_v3
-
-    return aec_own_time(connect_four_v3.env(), seconds)
+    return aec_episode_runner(_connect_four_env())
 
 
 def _texas_holdem() -> Callable[[], int]:
@@ -209,9 +211,9 @@ class Split:
     step: float
     restart: float
     threads: int = 1
-    # The own time of the env at B = 1 through the AEC env, and of connect_four_v3 measured
-    # just before: µs per decision, ``last`` and ``step`` (``aec_own_time``); None when
-    # connect_four_v3 is missing.
+    # The own time of the env at B = 1 through the AEC env, and of connect_four_v3 timed in
+    # slices alternating with it: µs per decision, ``last`` and ``step`` (``AecOwnClock``);
+    # None when connect_four_v3 is missing.
     aec_own: float | None = None
     reference_own: float | None = None
 
@@ -225,36 +227,66 @@ class Split:
         return self.observe + self.mask + self.step
 
 
-def measure_split(env_id: str, players: int, batch: int, seconds: float,
-                  min_batch_steps: int = 0, threads: int = 1) -> Split:
-    """Time each part of the vector env's step at ``batch`` on ``threads`` threads: the
-    acting seat's observation, the legal mask (the step's cache), ``game.step``
+class SplitClock(UnitClock):
+    """The vector env's step at ``batch`` on ``threads`` threads, each part timed, a slice at
+    a time: the acting seat's observation, the legal mask (the step's cache), ``game.step``
     (validation, effects, automatic decisions and the masks of the decisions left to ask)
-    and the restart of the games that ended (``init_rows`` and ``put``)."""
-    game = envs.make_game(env_id, players).with_threads(threads)
-    generator = np.random.default_rng(0)
-    state = game.init(batch, seed=0)
-    parts = np.zeros(4)
-    next_seed, steps = batch, 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds or steps < min_batch_steps:
+    and the restart of the games that ended (``init_rows`` and ``put``); satisfied once it
+    has made ``min_steps`` batched steps."""
+
+    def __init__(self, env_id: str, players: int, batch: int, threads: int = 1,
+                 min_steps: int = 0):
+        self.env_id, self.players, self.batch, self.threads = env_id, players, batch, threads
+        self.min_steps = min_steps
+        self.game = envs.make_game(env_id, players).with_threads(threads)
+        self.generator = np.random.default_rng(0)
+        self.state = self.game.init(batch, seed=0)
+        self.parts = np.zeros(4)
+        self.next_seed, self.steps = batch, 0
+
+    def _unit(self) -> None:  # one batched step
+        game, state = self.game, self.state
         t0 = time.perf_counter()
         game.observe(state, state.current_player)
         t1 = time.perf_counter()
         mask = game.legal_action_mask(state)
         t2 = time.perf_counter()
-        actions = sample_actions(mask, generator)  # the sampler is not the env's time
+        actions = sample_actions(mask, self.generator)  # the sampler is not the env's time
         t3 = time.perf_counter()
         game.step(state, actions)
         t4 = time.perf_counter()
         ended = np.flatnonzero(state.done)
         if ended.size:
-            game.put(state, ended, game.init_rows(next_seed + np.arange(ended.size)))
-            next_seed += ended.size
-        parts += (t1 - t0, t2 - t1, t4 - t3, time.perf_counter() - t4)
-        steps += 1
-    observe, mask_s, step, restart = parts * 1e6 / (steps * batch)
-    return Split(env_id, players, batch, observe, mask_s, step, restart, threads)
+            game.put(state, ended, game.init_rows(self.next_seed + np.arange(ended.size)))
+            self.next_seed += ended.size
+        self.parts += (t1 - t0, t2 - t1, t4 - t3, time.perf_counter() - t4)
+        self.steps += 1
+
+    def satisfied(self, seconds: float) -> bool:
+        return self.elapsed >= seconds and self.steps >= self.min_steps
+
+    def split(self) -> Split:
+        observe, mask, step, restart = self.parts * 1e6 / (self.steps * self.batch)
+        return Split(self.env_id, self.players, self.batch, observe, mask, step, restart,
+                     self.threads)
+
+
+def measure_splits(env_id: str, players: int, batch: int, seconds: float,
+                   min_batch_steps: int = 0, threads: tuple[int, ...] = (1,),
+                   own_time: bool = False) -> list[Split]:
+    """The split of the vector env's step at ``batch`` on each of ``threads`` thread counts
+    (``SplitClock``), with ``own_time`` the own times of the game's AEC env and of
+    connect_four_v3 too (on the first split), all timed in alternating slices over the same
+    span (``alternate``): their ratios are the targets, and a drift of the machine's speed
+    between measurements taken one after the other would pass for one of them."""
+    clocks = [SplitClock(env_id, players, batch, count, min_batch_steps) for count in threads]
+    own = [AecOwnClock(_connect_four_env()), AecOwnClock(envs.make_env(env_id, players))
+           ] if own_time else []
+    alternate([*clocks, *own], seconds)
+    splits = [clock.split() for clock in clocks]
+    if own:
+        splits[0].reference_own, splits[0].aec_own = (c.us_per_decision for c in own)
+    return splits
 
 
 def row_cost_fractions(results: list[Result], reference: float | None) -> dict[int, float]:
@@ -376,10 +408,10 @@ def write(results: list[Result], reference: float | None, splits: list[Split], o
     if own:
         split += ("\n\n## The envs' own time\n\nWhat the issues' targets compare: each env's "
                   "own work, the action sampler and the restart of finished games left out, "
-                  "against connect_four_v3's (`last` and `step` of random episodes, timed "
-                  "just before the game's row). The AEC env's `last` and `step` at B = 1; a "
-                  "batched step's observation, mask and `game.step` at the largest batch, "
-                  "per row.\n\n" + own)
+                  "against connect_four_v3's (`last` and `step` of random episodes), timed "
+                  "in slices alternating with the game's. The AEC env's `last` and `step` at "
+                  "B = 1; a batched step's observation, mask and `game.step` at the largest "
+                  "batch, per row.\n\n" + own)
     threads = threads_markdown(results, reference, splits)
     if threads:
         threads = ("\n\n## Threads\n\nThe largest batch on several threads (numba's "
@@ -387,7 +419,7 @@ def write(results: list[Result], reference: float | None, splits: list[Split], o
                    "(the sampler and restarts, which run on one thread, included), each "
                    "relative to the reference timed beside it; and the env's own time (the "
                    "observation, mask and step of the split below, as the issues' targets "
-                   "count it), measured one after the other.\n\n" + threads)
+                   "count it), the thread counts timed in alternating slices.\n\n" + threads)
     (out / "throughput.md").write_text(header + to_markdown(results, reference) + threads
                                        + split + "\n")
     with open(out / "throughput.csv", "w", newline="") as f:
@@ -453,26 +485,18 @@ def main(argv: list[str] | None = None) -> None:
     # The reference again beside every measurement.
     beside = _connect_four() if reference is not None else None
     splits = []
-    with tqdm(total=len(cases) * (2 + len(batch_sizes) + 2 * len(threads) - 1),
+    split_threads = (1, *(count for count in threads if count > 1))
+    with tqdm(total=len(cases) * (1 + len(batch_sizes) + len(threads) + len(split_threads)),
               desc="throughput",
               disable=not args.progress) as progress:
         for env_id, players in cases:
             results += measure_game(env_id, players, batch_sizes, args.seconds, progress,
                                     args.min_batch_steps, beside, threads)
             progress.set_postfix_str(f"{env_id} {players}p split at B={max(batch_sizes)}")
-            split = measure_split(env_id, players, max(batch_sizes), args.seconds,
-                                  args.min_batch_steps)
-            if reference is not None:
-                split.reference_own = _connect_four_own(args.seconds)
-                split.aec_own = aec_own_time(envs.make_env(env_id, players), args.seconds)
-            splits.append(split)
+            splits += measure_splits(env_id, players, max(batch_sizes), args.seconds,
+                                     args.min_batch_steps, split_threads,
+                                     own_time=reference is not None)
             progress.update()
-            for count in threads:
-                if count > 1:
-                    progress.set_postfix_str(f"{env_id} {players}p split on {count} threads")
-                    splits.append(measure_split(env_id, players, max(batch_sizes),
-                                                args.seconds, args.min_batch_steps, count))
-                    progress.update()
     print(to_markdown(results, reference))
     print()
     if thread_speedups(results, reference):

@@ -219,6 +219,29 @@ def test_the_split_leaves_the_sampler_out_of_the_step(monkeypatch):
 
     monkeypatch.setattr(throughput, "sample_actions", slow_sampler)
     monkeypatch.setattr(throughput.time, "perf_counter", lambda: next(clock))
-    split = throughput.measure_split("toy", 2, 4, seconds=0.0, min_batch_steps=3)
+    split, = throughput.measure_splits("toy", 2, 4, seconds=0.0, min_batch_steps=3)
     assert (split.observe, split.mask, split.step, split.restart) == pytest.approx(
         (1e6 / 4,) * 4)
+
+
+def test_the_splits_of_each_thread_count_and_the_own_times_share_one_span(monkeypatch):
+    """``measure_splits`` times every thread count's split and both own times in turn, a
+    slice each, until each has had its time; the own times go with the one-thread split."""
+    from benchmarks import _measure
+
+    order = []
+    run = _measure.alternate
+
+    def logged(clocks, seconds, slice_seconds=0.25):
+        def wrap(clock):
+            inner = clock.run
+            clock.run = lambda s: (order.append(type(clock).__name__), inner(s))
+            return clock
+        run([wrap(c) for c in clocks], seconds, slice_seconds=0.0)  # a step or an episode
+
+    monkeypatch.setattr(throughput, "alternate", logged)
+    one, two = throughput.measure_splits("toy", 2, 4, seconds=0.0, min_batch_steps=2,
+                                         threads=(1, 2), own_time=True)
+    assert (one.threads, two.threads) == (1, 2)
+    assert one.reference_own > 0 and one.aec_own > 0 and two.reference_own is None
+    assert order == ["SplitClock", "SplitClock", "AecOwnClock", "AecOwnClock"] * 2
