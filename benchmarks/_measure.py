@@ -147,13 +147,6 @@ class AecOwnClock(UnitClock):
         return self.own * 1e6 / self.decisions
 
 
-def aec_own_time(env, seconds: float, seed: int = 0) -> float:
-    """``AecOwnClock``'s µs per decision over episodes of at least ``seconds`` in all."""
-    clock = AecOwnClock(env, seed)
-    clock.run(seconds)
-    return clock.us_per_decision
-
-
 def aec_episode_runner(env, seed: int = 0, counts: Counts | None = None) -> Callable[[], int]:
     """One random episode of a PettingZoo AEC env per call (masked uniform actions)."""
     generator = np.random.default_rng(seed)

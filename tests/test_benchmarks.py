@@ -192,7 +192,7 @@ def test_the_own_time_table_compares_the_envs_own_work():
     assert throughput.own_time_markdown([throughput.Split("toy", 2, 8, 1, 1, 1, 1)]) == ""
 
 
-def test_aec_own_time_times_last_and_step_only(monkeypatch):
+def test_the_aec_own_time_times_last_and_step_only(monkeypatch):
     """On a clock that moves one second a read, each ``last`` and ``step`` takes one second
     and nothing else counts: the sampler and ``reset`` read no clock inside the timed
     spans. One toy episode: its decisions, then each seat's closing ``last`` and ``step``."""
@@ -202,8 +202,9 @@ def test_aec_own_time_times_last_and_step_only(monkeypatch):
     _measure.aec_episode_runner(envs.make_env("toy", 2), seed=0, counts=counts)()
     clock = iter(range(10**6))
     monkeypatch.setattr(_measure.time, "perf_counter", lambda: next(clock))
-    own = _measure.aec_own_time(envs.make_env("toy", 2), seconds=0.0, seed=0)
-    assert own == pytest.approx(1e6 * 2 * (counts.steps + 2) / counts.steps)
+    own = _measure.AecOwnClock(envs.make_env("toy", 2), seed=0)
+    own.run(0.0)  # one episode
+    assert own.us_per_decision == pytest.approx(1e6 * 2 * (counts.steps + 2) / counts.steps)
 
 
 def test_the_split_leaves_the_sampler_out_of_the_step(monkeypatch):
