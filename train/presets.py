@@ -81,8 +81,8 @@ PRESETS: dict[str, dict[str, Any]] = {
     # defaults (31 min 46 s on 2 cores shared with another run) it collapsed: 81% first
     # against random by its argmax, none against the baselines, below random in its table.
     # With the shaping, 256x256 and 2 threads it learns (benchmarks/results/
-    # cairo_selfplay_plain.md). With 512 games of 8 steps an update, 6M steps in 61 min on
-    # 2 cores: its curve rose +10.6 +- 1.2 points, 96.7% first against random, - greedy +49
+    # cairo_selfplay_plain.md). With 512 games of 8 steps an update, 6M steps in 54 min on
+    # 2 idle cores: its curve rose +10.6 +- 1.2 points, 96.7% first against random, - greedy +49
     # [-8, +101], - economist +21 [-39, +78], - medal_hunter -42 [-95, +13]. With 256 games of
     # 16 steps, 6M steps took 70 min, and 5M (54 min 44 s) rated below every baseline.
     "cairo": {
