@@ -10,9 +10,9 @@ the observer's hand.
 
 ``observe_row`` writes one row as one seat sees it, read by name from ``s``, the kernels'
 view of the state (``state.View``): compiled with numba, it is the whole encoder. It
-writes the raw counts and flags, then multiplies the whole vector once by the per-entry
-scale ``SCALE`` (float32 reciprocals of the bounds, float32 products: VERSION 1's values
-bit for bit).
+writes the flags and one-hots as they are and each count times its entry's scale in
+``SCALE`` (float32 reciprocals of the bounds, float32 products: VERSION 1's values bit for
+bit), so the row is written once, not scaled again in a second pass.
 """
 
 from __future__ import annotations
@@ -203,6 +203,12 @@ _SQUARE = MAX_SEATS + 1
 
 # ---------------------------------------------------------------- the encoder, one row
 @njit
+def _count(out, at, value):
+    """Count ``value`` into ``out[at]``, times the entry's scale."""
+    out[at] = np.float32(value) * SCALE[at]
+
+
+@njit
 def _relative(seat_or_none, seat, players):
     """Where ``seat_or_none`` sits after ``seat`` in turn order; -1 for none (-1)."""
     return after(seat_or_none, seat, players) if seat_or_none >= 0 else -1
@@ -210,22 +216,22 @@ def _relative(seat_or_none, seat, players):
 
 @njit
 def _seat(s, r, other, players, out, at):
-    """Seat ``other``'s 44 slot features (``SEAT``, raw) at ``out[at:]``."""
+    """Seat ``other``'s 44 slot features (``SEAT``, scaled) at ``out[at:]``."""
     out[at + S_PRESENT] = 1.0
-    out[at + S_COINS] = s.coins[r, other]
-    out[at + S_GOLD] = s.gold[r, other]
-    out[at + S_HAND_SIZE] = hand_size(s, r, other)
+    _count(out, at + S_COINS, s.coins[r, other])
+    _count(out, at + S_GOLD, s.gold[r, other])
+    _count(out, at + S_HAND_SIZE, hand_size(s, r, other))
     known, display, posts = s.known[r, other], s.display[r, other], s.posts[r, other]
     seal = s.seal[r]
     for c in range(NUM_COMPANIES):
-        out[at + S_KNOWN + c] = known[c]
-        out[at + S_DISPLAY + c] = display[c]
+        _count(out, at + S_KNOWN + c, known[c])
+        _count(out, at + S_DISPLAY + c, display[c])
         out[at + S_SEALS + c] = seal[c] == other
-        out[at + S_POSTS + c] = posts[c]
+        _count(out, at + S_POSTS + c, posts[c])
         out[at + S_AHEAD + c] = post_ahead(s, r, other, c)
-    out[at + S_CRATES] = s.crates[r, other]
+    _count(out, at + S_CRATES, s.crates[r, other])
     pos = s.pos[r, other]
-    out[at + S_POSITION] = pos
+    _count(out, at + S_POSITION, pos)
     out[at + S_ZONE + _ZONE[pos]] = 1.0
     out[at + S_GOAL] = s.goal_holder[r] == other
     out[at + S_ACTED] = after(other, s.ship[r], players) < s.turn[r]
@@ -244,8 +250,8 @@ def observe_row(s, r, seat, out):
     if to_act >= 0:
         out[_TO_ACT + to_act] = 1.0
     for c in range(NUM_COMPANIES):
-        out[_HAND + c] = s.hand[r, seat, c]
-        out[_PLAY + c] = s.played[r, c]
+        _count(out, _HAND + c, s.hand[r, seat, c])
+        _count(out, _PLAY + c, s.played[r, c])
     other = seat
     for j in range(players):
         _seat(s, r, other, players, out, _SEATS + j * _SEAT_SIZE)
@@ -272,12 +278,12 @@ def observe_row(s, r, seat, out):
     lot = 0
     lots, cubes, discard = s.lot[r], s.cubes[r], s.discard[r]
     for c in range(NUM_COMPANIES):
-        out[_LOT + c] = lots[c]
+        _count(out, _LOT + c, lots[c])
         lot += lots[c]
-        out[_CUBES + c] = cubes[c]
-        out[_DISCARD + c] = discard[c]
-    out[_LOT_SIZE] = lot
-    out[_HIGH_BID] = s.high_bid[r]
+        _count(out, _CUBES + c, cubes[c])
+        _count(out, _DISCARD + c, discard[c])
+    _count(out, _LOT_SIZE, lot)
+    _count(out, _HIGH_BID, s.high_bid[r])
     high = _relative(s.high_bidder[r], seat, players)
     if high >= 0:
         out[_HIGH_BIDDER + high] = 1.0
@@ -287,11 +293,9 @@ def observe_row(s, r, seat, out):
     if s.die[r] > 0:
         out[_DIE + int(s.die[r]) - 1] = 1.0
     out[_CARRIED] = s.carried[r]
-    out[_CANNON] = s.cannon[r]
-    out[_THRESHOLD] = s.params[P_THRESHOLD]
-    out[_PILE] = s.deck_size[r]
-    out[_OPEN] = opened
-    out[_ROUND] = s.round[r]
+    _count(out, _CANNON, s.cannon[r])
+    _count(out, _THRESHOLD, s.params[P_THRESHOLD])
+    _count(out, _PILE, s.deck_size[r])
+    _count(out, _OPEN, opened)
+    _count(out, _ROUND, s.round[r])
     out[_PLAYERS + players - 3] = 1.0
-    for i in range(out.shape[0]):
-        out[i] *= SCALE[i]
