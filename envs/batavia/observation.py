@@ -204,8 +204,10 @@ _SQUARE = MAX_SEATS + 1
 # ---------------------------------------------------------------- the encoder, one row
 @njit
 def _count(out, at, value):
-    """Count ``value`` into ``out[at]``, times the entry's scale."""
-    out[at] = np.float32(value) * SCALE[at]
+    """Count ``value`` into ``out[at]``, times the entry's scale (``at`` unsigned: numba
+    then skips its test for an index counted from the end)."""
+    i = np.uint64(at)
+    out[i] = np.float32(value) * SCALE[i]
 
 
 @njit

@@ -218,7 +218,8 @@ FLAG_BUILD = int(Flag.BUILD)
 @njit(inline="always")
 def put(out, i, count, scale):
     """Entry ``i``: ``count`` times the float32 scale ``SCALES[scale]``."""
-    out[i] = np.float32(count) * SCALES[scale]
+    # An unsigned index spares numba's test for a negative one (counted from the end).
+    out[np.uint64(i)] = np.float32(count) * SCALES[scale]
 
 
 @njit

@@ -388,7 +388,9 @@ MARKET_CODE[:NUM_MARKET_CARDS] = np.where(MARKET_CARDS == 0, 4, MARKET_CARDS - 1
 def _put(out, column, value):
     """Write count ``value`` into ``out[column]`` (``observe_row`` scales the row once, at
     the end); the next column."""
-    out[column] = np.float32(np.int64(value))
+    # Unsigned, numba indexes without testing for a negative (from the end) index: a tenth
+    # of the encoder's time.
+    out[np.uint64(column)] = np.float32(np.int64(value))
     return column + 1
 
 
