@@ -129,9 +129,10 @@ def test_one_thread_and_two_give_the_same_games():
 
 
 def test_the_parallel_loops_call_the_row_functions_with_the_serial_types(tmp_path):
-    """A ``prange`` index is unsigned: passed on as it is, every row function of a game
-    would compile twice, for the serial loops' int64 row and for a uint64 one. (A fresh
-    cache, so that the row functions compile in the process that reads their signatures.)"""
+    """A ``prange`` index is unsigned and ``range``'s is not: unless the loops pass both on
+    as one type (uint64), every row function of a game would compile twice, for an int64
+    row and a uint64 one. (A fresh cache, so that the row functions compile in the process
+    that reads their signatures.)"""
     from envs.core.jit import check_threads
 
     try:
@@ -148,7 +149,7 @@ def test_the_parallel_loops_call_the_row_functions_with_the_serial_types(tmp_pat
                           for name, f in ToyGame.ROWS._asdict().items()}}))
     """
     rows = json.loads(_run(code, ROOT, TRADEWINDS_CACHE_DIR=str(tmp_path)))
-    assert rows == {name: ["int64"] for name in rows} and len(rows) == 8
+    assert rows == {name: ["uint64"] for name in rows} and len(rows) == 8
 
 
 @pytest.mark.slow  # compiles the game's parallel kernels (minutes on a cold cache)
