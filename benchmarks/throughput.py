@@ -231,7 +231,7 @@ class SplitClock(UnitClock):
     """The vector env's step at ``batch`` on ``threads`` threads, each part timed, a slice at
     a time: the acting seat's observation, the legal mask (the step's cache), ``game.step``
     (validation, effects, automatic decisions and the masks of the decisions left to ask)
-    and the restart of the games that ended (``init_rows`` and ``put``); satisfied once it
+    and the restart of the games that ended (``reset_rows``); satisfied once it
     has made ``min_steps`` batched steps."""
 
     def __init__(self, env_id: str, players: int, batch: int, threads: int = 1,
@@ -257,7 +257,7 @@ class SplitClock(UnitClock):
         t4 = time.perf_counter()
         ended = np.flatnonzero(state.done)
         if ended.size:
-            game.put(state, ended, game.init_rows(self.next_seed + np.arange(ended.size)))
+            game.reset_rows(state, ended, self.next_seed + np.arange(ended.size))
             self.next_seed += ended.size
         self.parts += (t1 - t0, t2 - t1, t4 - t3, time.perf_counter() - t4)
         self.steps += 1

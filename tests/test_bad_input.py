@@ -44,6 +44,27 @@ def test_bad_batch_size_and_seed():
         envs.make_vec("toy", num_envs=0)
 
 
+def test_bad_reset_rows_raise_with_nothing_changed():
+    game = envs.make_game("toy", 2)
+    state = game.init(4, seed=0)
+    snapshot = state.copy()
+    cases = {
+        "out of range": (np.array([1, 4]), np.array([0, 1]), "rows out of range"),
+        "negative": (np.array([-1]), np.array([0]), "rows out of range"),
+        "repeated": (np.array([2, 2]), np.array([0, 1]), "distinct"),
+        "not integer": (np.array([1.0]), np.array([0]), "rows must be"),
+        "seeds per row": (np.array([1, 2]), np.array([0]), "seeds must be one int per row"),
+        "seeds not integer": (np.array([1]), np.array([0.5]), "seeds must be"),
+    }
+    for name, (rows, seeds, pattern) in cases.items():
+        with pytest.raises(ValueError, match=pattern):
+            game.reset_rows(state, rows, seeds)
+        assert state.equals(snapshot), f"{name}: the state changed"
+    with pytest.raises(ValueError, match="not this game's"):
+        envs.make_game("toy", 3).reset_rows(state, np.array([0]), np.array([0]))
+    assert state.equals(snapshot)
+
+
 @pytest.mark.parametrize(("env_id", "num_players"), ENV_CASES, ids=ENV_IDS)
 def test_bad_actions_raise_with_nothing_changed(env_id, num_players):
     game = envs.make_game(env_id, num_players)

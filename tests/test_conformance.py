@@ -139,6 +139,23 @@ def test_batch_equals_single_games(env_id, num_players):
         assert single.equals(row), f"row {i} differs from the single game seeded {seed + i}"
 
 
+def test_reset_rows_starts_the_seeded_games_in_place(env_id, num_players):
+    """``reset_rows`` makes in its rows the games ``init_rows`` makes apart (every field,
+    masks and step record included), mid-game rows and finished ones alike, and leaves the
+    other rows as they were."""
+    game = envs.make_game(env_id, num_players)
+    state = game.init(BATCH, seed=7)
+    generator = np.random.default_rng(1)
+    for _ in range(40):
+        game.step(state, sample_actions(game.legal_action_mask(state), generator))
+    state.terminated[5] = True  # a finished row restarts like a live one
+    rows, seeds = np.array([11, 0, 5, 15]), np.array([3, 900, 12, 3])
+    expected = state.copy()
+    game.put(expected, rows, game.init_rows(seeds))
+    assert game.reset_rows(state, rows, seeds) is state
+    assert state.equals(expected)
+
+
 def test_same_seed_same_trajectory(env_id, num_players):
     game = envs.make_game(env_id, num_players)
     for seed in (0, 1, 12345):

@@ -8,7 +8,6 @@ from conftest import ENV_CASES, ENV_IDS
 
 import envs
 from envs.core.sampling import sample_actions
-from envs.core.vec import NEXT_GAMES_REFILL
 
 
 @pytest.mark.parametrize(("env_id", "num_players"), ENV_CASES, ids=ENV_IDS)
@@ -83,11 +82,10 @@ def test_vec_rows_match_single_games_and_reseed():
             break
 
 
-def test_vec_next_games_made_ahead_are_the_seeded_games():
-    """With B >= 2 * NEXT_GAMES_REFILL the next games are made ahead, in batches: a row's
-    k-th game is still the game seeded seed + i + k * B, through several refills and after a
-    reset with a new seed."""
-    num = 2 * NEXT_GAMES_REFILL
+def test_vec_restarted_games_are_the_seeded_games():
+    """A row's k-th game is the game seeded seed + i + k * B, through many restarts and
+    after a reset with a new seed."""
+    num = 24
     vec = envs.make_vec("toy", num_envs=num, num_players=3, seed=5)
     game = vec.game
     generator = np.random.default_rng(2)
@@ -95,7 +93,7 @@ def test_vec_next_games_made_ahead_are_the_seeded_games():
         _, info = vec.reset(seed=seed)
         episodes = np.zeros(num, dtype=np.int64)
         started = 0
-        while started < 3 * NEXT_GAMES_REFILL:
+        while started < 3 * num:
             _, _, terminated, truncated, info = vec.step(
                 sample_actions(info["action_mask"], generator))
             rows = np.flatnonzero(terminated | truncated)

@@ -110,9 +110,11 @@ class CompiledGame(Game):
         self.threads = check_threads(threads)
         return self
 
-    def _run(self, state: CompiledState) -> Kernels:
-        """The kernels for ``state``'s fields and batch size, numba's threads set."""
-        threads = min(self.threads, state.batch_size // _MIN_ROWS_PER_THREAD)
+    def _run(self, state: CompiledState, rows: int | None = None) -> Kernels:
+        """The kernels for ``state``'s fields and ``rows`` rows to work on (default: the
+        batch), numba's threads set."""
+        rows = state.batch_size if rows is None else rows
+        threads = min(self.threads, rows // _MIN_ROWS_PER_THREAD)
         if threads > 1:
             numba.set_num_threads(threads)
             return self._kernels(state._spec, True)
@@ -136,14 +138,50 @@ class CompiledGame(Game):
         first decisions that public information forces applied, see ``step_record``)."""
         seeds = np.asarray(seeds, dtype=np.int64)
         size = seeds.shape[0]
-        state = self._allocate(size)
+        state = self._new_games(size)
         state.rng = make_rng(seeds)
-        state.legal_mask = np.zeros((size, self.num_actions), dtype=bool)
-        state.auto = np.zeros((size, self.max_chain, 3), dtype=np.int32)
-        state.num_auto = np.zeros(size, dtype=np.int32)
         if self._run(state).init(self._packed(state), self._keys(size)):
             self._raise_chain(state)
         return state
+
+    def reset_rows(self, state: CompiledState, rows: np.ndarray, seeds: np.ndarray
+                   ) -> CompiledState:
+        """``Game.reset_rows`` in one compiled call: each row's arrays set to a new game's
+        (``_blank``), then set up and settled as ``init_rows`` does."""
+        rows, seeds = self._check_reset(state, rows, seeds)
+        blank, row_bytes, shapes = self._blank
+        if not np.array_equal(state._layout[:, 2:], shapes):
+            raise ValueError(f"{self.ENV_ID}: the state's arrays are not this game's "
+                             f"({self.num_players} players, its options)")
+        if rows.size == 0:
+            return state
+        overflows = self._run(state, rows.size).reset(
+            self._packed(state), blank, row_bytes, rows, make_rng(seeds),
+            self._keys(state.batch_size))
+        if overflows:
+            self._raise_chain(state)
+        return state
+
+    def _new_games(self, size: int) -> CompiledState:
+        """The arrays of ``size`` new games, the driver's fields included, before
+        ``init_row`` sets each up (with its stream still unseeded)."""
+        state = self._allocate(size)
+        state.legal_mask = np.zeros((size, self.num_actions), dtype=bool)
+        state.auto = np.zeros((size, self.max_chain, 3), dtype=np.int32)
+        state.num_auto = np.zeros(size, dtype=np.int32)
+        return state
+
+    @functools.cached_property
+    def _blank(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """One new game's row of every field before its setup, as bytes (the fields' rows
+        one after the other), each field's row size in bytes, and the fields' shapes past
+        the batch axis (``_layout[:, 2:]``): what ``reset_rows`` writes into a row before
+        setting it up, and the states it fits. Made once: ``_allocate`` depends on the
+        options alone."""
+        games = self._new_games(1)
+        fields = games.arrays().values()
+        return (np.concatenate([np.frombuffer(a.tobytes(), dtype=np.uint8) for a in fields]),
+                np.array([a.nbytes for a in fields], dtype=np.int64), games._layout[:, 2:])
 
     def _allocate(self, batch_size: int) -> CompiledState:
         """The arrays of ``batch_size`` new games, before ``init_row`` sets each up."""

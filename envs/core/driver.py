@@ -10,10 +10,10 @@ call.
 
 This module holds the loops that every game shares, as plain Python: the validation of a
 batch of actions, the forced-decision loop, the end of a game with its rank rewards, and the
-batch loops of ``init``, ``step``, ``observe`` and ``scores``. ``compile_kernels`` binds a
-game's row functions into copies of these loops (``envs.core.jit.specialise``) and compiles
-them, once serial and once with the rows in parallel (``prange``), so a batch is one compiled
-call whatever its size.
+batch loops of ``init``, ``reset_rows``, ``step``, ``observe`` and ``scores``.
+``compile_kernels`` binds a game's row functions into copies of these loops
+(``envs.core.jit.specialise``) and compiles them, once serial and once with the rows in
+parallel (``prange``), so a batch is one compiled call whatever its size.
 
 Rows never share anything: each writes only its own row of every array, so results are the
 same for any number of threads and any batch size.
@@ -168,6 +168,31 @@ def _init_row(s, r: int, keys: np.ndarray) -> int:
     return 1 if s.num_auto[r] < 0 else 0
 
 
+@njit
+def blank_row(buffer: np.ndarray, layout: np.ndarray, r: int, blank: np.ndarray,
+              row_bytes: np.ndarray) -> None:
+    """Row ``r`` of every field in a state's ``buffer`` (its ``layout``) overwritten with the
+    bytes of a new game's row, ``blank``: the fields' rows one after the other, ``row_bytes``
+    each (a field's block holds its rows in order, ``row_bytes`` apart)."""
+    at = 0
+    for f in range(row_bytes.shape[0]):
+        size = row_bytes[f]
+        start = layout[f, 0] + r * size
+        for k in range(size):  # a slice assignment would copy through the heap (aliasing)
+            buffer[start + k] = blank[at + k]
+        at += size
+
+
+def _reset_row(s, buffer: np.ndarray, layout: np.ndarray, r: int, blank: np.ndarray,
+               row_bytes: np.ndarray, rng: np.ndarray, keys: np.ndarray) -> int:
+    """Row ``r``'s part of ``reset_batch``: a new game's arrays, its stream ``rng`` (2,),
+    then ``init``'s setup and settling."""
+    blank_row(buffer, layout, np.int64(r), blank, row_bytes)
+    s.rng[r, 0] = rng[0]
+    s.rng[r, 1] = rng[1]
+    return _init_row(s, r, keys)
+
+
 def _refresh_row(s, r: int) -> None:
     s.legal_mask[r, :] = False
     if not _done(s, r):
@@ -224,6 +249,20 @@ def init_batch(packed: tuple, keys: np.ndarray) -> int:
     return overflows
 
 
+def reset_batch(packed: tuple, blank: np.ndarray, row_bytes: np.ndarray, rows: np.ndarray,
+                rng: np.ndarray, keys: np.ndarray) -> int:
+    """``Game.reset_rows``: each of ``rows`` (distinct) a new game in place, as ``init``
+    makes it: every field's row set to a new game's (``blank_row``), its stream ``rng[i]``,
+    then set up and settled. Returns the count of overflowed rows."""
+    buffer, layout = packed[0], packed[1]
+    s = state_ref(unpack(packed))
+    overflows = 0
+    for i in prange(rows.shape[0]):
+        overflows += _reset_row(s, buffer, layout, np.uint64(rows[i]), blank, row_bytes,
+                                rng[i], keys)
+    return overflows
+
+
 def refresh_batch(packed: tuple) -> None:
     """The legal masks of every row's decision, nothing applied (a position edited by
     hand); finished rows get empty masks."""
@@ -266,6 +305,7 @@ class Kernels(NamedTuple):
     step: Callable
     settle: Callable
     init: Callable
+    reset: Callable
     refresh: Callable
     ranking: Callable
     observe: Callable
@@ -273,10 +313,10 @@ class Kernels(NamedTuple):
 
 
 _LOOPS = {"step": step_batch, "settle": settle_batch, "init": init_batch,
-          "refresh": refresh_batch, "ranking": ranking_batch, "observe": observe_batch,
-          "scores": scores_batch}
+          "reset": reset_batch, "refresh": refresh_batch, "ranking": ranking_batch,
+          "observe": observe_batch, "scores": scores_batch}
 _HELPERS = (_done, _settle_row, _first_illegal, _step_row, _settle_live_row, _init_row,
-            _refresh_row)
+            _reset_row, _refresh_row)
 
 
 def _bind(function: Callable, suffix: str, bindings: dict[str, Callable]) -> Callable:

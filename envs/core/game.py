@@ -167,6 +167,17 @@ class Game(abc.ABC, Generic[S]):
         """What the last ``step`` (or ``init``) of ``state`` did besides the asked actions:
         the seats it showed hidden information to and the automatic decisions it applied."""
 
+    @abc.abstractmethod
+    def reset_rows(self, state: S, rows: np.ndarray, seeds: np.ndarray) -> S:
+        """Start a new game in each of ``rows`` of ``state``, seeded ``seeds`` (one int each),
+        in place (and returned): the same as ``put(state, rows, init_rows(seeds))``, made
+        where they go (the auto-resetting envs' restart of finished rows).
+
+        Raises:
+            ValueError: ``rows`` are not distinct rows of ``state``, or ``seeds`` not one
+                integer per row; the state is unchanged.
+        """
+
     def take(self, state: S, rows: np.ndarray) -> S:
         """The sub-batch of ``rows`` (its masks along: they are a field of the state)."""
         return state.take(rows)
@@ -242,6 +253,22 @@ class Game(abc.ABC, Generic[S]):
             raise ValueError(f"{self.ENV_ID}: actions must be integers (an integer dtype), "
                              f"got {arr.dtype}")
         return arr.astype(np.int64, copy=False)
+
+    def _check_reset(self, state: S, rows: Any, seeds: Any) -> tuple[np.ndarray, np.ndarray]:
+        """``rows`` and ``seeds`` of ``reset_rows`` as (R,) int64, checked."""
+        rows, seeds = np.asarray(rows), np.asarray(seeds)
+        size = state.batch_size
+        if rows.ndim != 1 or (rows.size and rows.dtype.kind not in "iu"):
+            raise ValueError(f"{self.ENV_ID}: rows must be a 1-D array of ints, got {rows!r}")
+        if seeds.shape != rows.shape or (seeds.size and seeds.dtype.kind not in "iu"):
+            raise ValueError(f"{self.ENV_ID}: seeds must be one int per row, {rows.shape}, "
+                             f"got {seeds!r}")
+        rows = rows.astype(np.int64)
+        if rows.size and (rows.min() < 0 or rows.max() >= size):
+            raise ValueError(f"{self.ENV_ID}: rows out of range for {size} rows: {rows}")
+        if np.unique(rows).size != rows.size:
+            raise ValueError(f"{self.ENV_ID}: rows must be distinct, got {rows}")
+        return rows, seeds.astype(np.int64)
 
     def _raise_illegal(self, state: S, actions: np.ndarray, row: int, mask: np.ndarray) -> None:
         """Raise the ``IllegalActionError`` of row ``row``'s action."""

@@ -21,9 +21,6 @@ from envs.core.memory import retain_freed_memory
 from envs.core.state import BatchState
 
 _SMALL = 1 << 18  # bytes below which ``_fresh_zeros`` clears heap memory instead
-# Next games used up before they are made again, together (``RowGames.restart``); a batch
-# smaller than twice this starts each next game when it is needed.
-NEXT_GAMES_REFILL = 64
 
 
 def _fresh_zeros(shape: tuple[int, ...]) -> np.ndarray:
@@ -65,12 +62,10 @@ class RowGames:
         self.offset = int(offset)
         self.stride = self.num_rows if stride is None else int(stride)
         self.episodes = np.zeros(self.num_rows, dtype=np.int64)
-        self._next: BatchState | None = None  # every row's next game (``restart``)
-        self._next_ready = np.zeros(self.num_rows, dtype=bool)
 
-    def seeds(self, rows: np.ndarray, ahead: int = 0) -> np.ndarray:
-        """(R,) int64: seeds of the rows' games ``ahead`` episodes after the current ones."""
-        return self.seed + self.offset + rows + (self.episodes[rows] + ahead) * self.stride
+    def seeds(self, rows: np.ndarray) -> np.ndarray:
+        """(R,) int64: seeds of the rows' current games."""
+        return self.seed + self.offset + rows + self.episodes[rows] * self.stride
 
     def start(self, seed: int | None = None, episodes: np.ndarray | None = None) -> BatchState:
         """Every row's current game, new (after a new ``seed``, which restarts the episode
@@ -80,40 +75,12 @@ class RowGames:
             self.episodes[:] = 0
         if episodes is not None:
             self.episodes[:] = episodes
-        self._next_ready[:] = False
         return self.game.init_rows(self.seeds(np.arange(self.num_rows)))
 
     def restart(self, state: BatchState, rows: np.ndarray) -> None:
-        """Put the next game of each of ``rows`` into ``state`` (in place).
-
-        Starting games costs about the same for a few rows as for dozens (a fixed number of
-        NumPy calls), and at B = 1024 a few rows end every step. So a second batch holds
-        every row's next game, and the ones used up are made again together once
-        ``NEXT_GAMES_REFILL`` of them wait (or one is needed before that). A game depends on
-        its seed alone, so the games are those made one at a time.
-        """
-        if self.num_rows < 2 * NEXT_GAMES_REFILL:
-            self.episodes[rows] += 1
-            games = self.game.init_rows(self.seeds(rows))
-        else:
-            if not self._next_ready[rows].all():
-                self._refill()
-            games = self.game.take(self._next, rows)
-            self._next_ready[rows] = False
-            self.episodes[rows] += 1
-            if np.count_nonzero(~self._next_ready) >= NEXT_GAMES_REFILL:
-                self._refill()
-        self.game.put(state, rows, games)
-
-    def _refill(self) -> None:
-        """Make the next game of every row whose one is used up (or not made yet)."""
-        rows = np.flatnonzero(~self._next_ready)
-        games = self.game.init_rows(self.seeds(rows, ahead=1))
-        if self._next is None:  # the first refill makes every row's
-            self._next = games
-        else:
-            self.game.put(self._next, rows, games)
-        self._next_ready[rows] = True
+        """Start the next game of each of ``rows`` in ``state`` (in place)."""
+        self.episodes[rows] += 1
+        self.game.reset_rows(state, rows, self.seeds(rows))
 
 
 class VecGameEnv:
