@@ -144,12 +144,14 @@ def test_the_parallel_loops_call_the_row_functions_with_the_serial_types(tmp_pat
         sys.path.insert(0, {str(TESTS)!r})
         from test_compiled_core import _toy_trajectory
         from toy_game import ToyGame
+        from envs.core.driver import _row_helpers
         _toy_trajectory(96, threads=2)
+        done = _row_helpers("toy_game_ToyGame", ToyGame.ROWS)["_done"]
         print(json.dumps({{name: sorted({{str(signature[1]) for signature in f.signatures}})
-                          for name, f in ToyGame.ROWS._asdict().items()}}))
+                          for name, f in (*ToyGame.ROWS._asdict().items(), ("_done", done))}}))
     """
     rows = json.loads(_run(code, ROOT, TRADEWINDS_CACHE_DIR=str(tmp_path)))
-    assert rows == {name: ["uint64"] for name in rows} and len(rows) == 8
+    assert rows == {name: ["uint64"] for name in rows} and len(rows) == 9
 
 
 @pytest.mark.slow  # compiles the game's parallel kernels (minutes on a cold cache)

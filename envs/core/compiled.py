@@ -241,7 +241,11 @@ class CompiledGame(Game):
         finished row asked for seat -1 gives zeros."""
         seats = self._check_seats(state, player)
         out = np.empty((state.batch_size, *self.observation_shape), dtype=np.float32)
-        self._run(state).observe(self._packed(state), seats, out)
+        bad = self._run(state).observe(self._packed(state), seats, out)
+        if bad >= 0:
+            raise ValueError(f"{self.ENV_ID}: row {bad}: player {int(seats[bad])} is not a "
+                             f"seat; valid: 0..{self.num_players - 1} (-1 only where the game "
+                             "is over)")
         return out
 
     def scores(self, state: CompiledState) -> np.ndarray:
@@ -261,7 +265,8 @@ class CompiledGame(Game):
         return [(int(p), p.name, p in self.AUTOMATIC) for p in self.DECISIONS or self.Phase]
 
     def _check_seats(self, state: CompiledState, player: Any) -> np.ndarray:
-        """``player`` as (B,) int64 seats, checked: ints in [0, P), or -1 on finished rows."""
+        """``player`` as (B,) int64 seats; ``observe``'s kernel checks that each is one of
+        its row's (in [0, P), or -1 where the game is over)."""
         size, players = state.batch_size, self.num_players
         if type(player) is int and 0 <= player < players:  # the AEC env's call
             return np.full(size, player, dtype=np.int64)
@@ -273,9 +278,4 @@ class CompiledGame(Game):
         if seats.shape != (size,):
             raise ValueError(f"{self.ENV_ID}: player must be an int or ({size},) ints in "
                              f"[0, {players}), got shape {seats.shape}")
-        bad = (seats >= players) | (seats < -1) | ((seats == -1) & ~state.done)
-        if bad.any():
-            row = int(np.argmax(bad))
-            raise ValueError(f"{self.ENV_ID}: row {row}: player {int(seats[row])} is not a seat; "
-                             f"valid: 0..{players - 1} (-1 only where the game is over)")
         return seats.astype(np.int64)

@@ -132,12 +132,25 @@ def _settle_row(s, r: int, mask: np.ndarray, keys: np.ndarray) -> None:
 def _first_illegal(s, actions: np.ndarray) -> int:
     """The first live row whose action is out of range or masked out, -1 if none."""
     num_actions = s.legal_mask.shape[1]
-    for r in range(actions.shape[0]):
+    for i in range(actions.shape[0]):
+        r = np.uint64(i)
         if _done(s, r):
             continue
         action = actions[r]
         if action < 0 or action >= num_actions or not s.legal_mask[r, action]:
-            return r
+            return i
+    return -1
+
+
+def _first_bad_seat(s, seats: np.ndarray) -> int:
+    """The first row whose seat to observe is not one of its game's: out of range, or -1
+    where the game goes on; -1 if none."""
+    players = s.rewards.shape[1]
+    for i in range(seats.shape[0]):
+        r = np.uint64(i)
+        seat = seats[r]
+        if seat >= players or seat < -1 or (seat == -1 and not _done(s, r)):
+            return i
     return -1
 
 
@@ -280,15 +293,20 @@ def ranking_batch(packed: tuple, keys: np.ndarray) -> None:
         ranking(s, r, keys[r])
 
 
-def observe_batch(packed: tuple, seats: np.ndarray, out: np.ndarray) -> None:
+def observe_batch(packed: tuple, seats: np.ndarray, out: np.ndarray) -> int:
     """``Game.observe``: row ``r`` as seat ``seats[r]`` sees it into ``out[r]`` (cleared
-    here, by the thread that writes it); a finished row asked for seat -1 gets zeros."""
+    here, by the thread that writes it); a finished row asked for seat -1 gets zeros.
+    Returns the first row whose seat is none (nothing written), else -1."""
     s = state_ref(unpack(packed))
+    bad = _first_bad_seat(s, seats)
+    if bad >= 0:
+        return bad
     for i in prange(seats.shape[0]):
         r = np.uint64(i)
         out[r].fill(0)
         if seats[r] >= 0:
             observe_row(s, r, seats[r], out[r])
+    return -1
 
 
 def scores_batch(packed: tuple, out: np.ndarray) -> None:
@@ -315,8 +333,8 @@ class Kernels(NamedTuple):
 _LOOPS = {"step": step_batch, "settle": settle_batch, "init": init_batch,
           "reset": reset_batch, "refresh": refresh_batch, "ranking": ranking_batch,
           "observe": observe_batch, "scores": scores_batch}
-_HELPERS = (_done, _settle_row, _first_illegal, _step_row, _settle_live_row, _init_row,
-            _reset_row, _refresh_row)
+_HELPERS = (_done, _settle_row, _first_illegal, _first_bad_seat, _step_row, _settle_live_row,
+            _init_row, _reset_row, _refresh_row)
 
 
 def _bind(function: Callable, suffix: str, bindings: dict[str, Callable]) -> Callable:
