@@ -219,8 +219,8 @@ def _refresh_row(s, r: int) -> None:
 # (where ``range`` gives an int64), so the game's row functions are compiled for one
 # signature, not two, and every read of a state field at row ``r`` skips numba's test for a
 # negative index (counted from the end): 5-10% of a batched step and observation.
-# ``step``, ``settle`` and ``init`` count the rows whose chain of automatic decisions
-# overflowed the step record (``num_auto`` -1, a bug of the game's ``max_chain``).
+# ``step``, ``settle``, ``init`` and ``reset`` count the rows whose chain of automatic
+# decisions overflowed the step record (``num_auto`` -1, a bug of the game's ``max_chain``).
 OVERFLOW = -2  # what ``step_batch`` returns when a row's chain overflowed
 
 
