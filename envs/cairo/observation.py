@@ -316,8 +316,9 @@ def _position(out: np.ndarray, start: int, cell: int) -> None:
 def _hand_size(s: View, r: int, seat: int) -> int:
     """Cards in ``seat``'s hand in row ``r``."""
     size = 0
+    hand = s.hand[r, seat]
     for card_type in range(NUM_CARD_TYPES):
-        size += s.hand[r, seat, card_type]
+        size += hand[card_type]
     return size
 
 
@@ -345,9 +346,10 @@ def _board(s: View, r: int, seat: int, out: np.ndarray) -> None:
         out[cell + entrance] = tile < 0
         out[cell + _GROUP_COLOUR[group]] = 1.0
         out[cell + NUM_COLOURS + slots[_GROUP_OWNER[group]]] = 1.0
+    stall_cells = s.stall_cell[r]
     for owner in range(NUM_OWNERS):  # the main stalls: tiles whose colour and owner are set
         for colour in range(NUM_COLOURS):
-            k = s.stall_cell[r, owner, colour]
+            k = stall_cells[owner, colour]
             if k >= 0:
                 out[k * features + main] = 1.0
 
@@ -364,58 +366,62 @@ def observe_row(s: View, r: int, seat: int, out: np.ndarray) -> None:
     _one_hot(out, _PHASE[players], s.phase[r], NUM_PHASES)
     _one_hot(out, _VERB[players], s.verb[r] - 1, NUM_VERBS)
     _one_hot(out, _PENDING_COLOUR[players], s.colour[r], NUM_COLOURS)
+    display, medals = s.display[r], s.medal[r]
     for slot in range(DISPLAY_SLOTS):
-        _one_hot(out, _DISPLAY[players] + slot * NUM_CARD_TYPES, s.display[r, slot],
+        _one_hot(out, _DISPLAY[players] + slot * NUM_CARD_TYPES, display[slot],
                  NUM_CARD_TYPES)
     for colour in range(NUM_COLOURS):
         for medal in range(NUM_MEDALS):
             _one_hot(out, _MEDALS[players] + (colour * NUM_MEDALS + medal) * players,
-                     _relative(s.medal[r, colour, medal], seat, players), players)
+                     _relative(medals[colour, medal], seat, players), players)
     # The pending decisions.
     counts = _PENDING_COUNTS[players]
     out[counts] = s.picks_left[r] * _PER_PICK
     out[counts + 1] = s.pay_units[r] * _PER_UNIT
     out[counts + 2] = s.pay_half[r]
     out[counts + 3] = s.draws_left[r] * _PER_DRAW
+    customers = s.customer[r]
     for colour in range(NUM_COLOURS):
-        _position(out, _CUSTOMERS[players] + 3 * colour, s.customer[r, colour])
+        _position(out, _CUSTOMERS[players] + 3 * colour, customers[colour])
     _position(out, _TARGET[players], s.target[r])
     # The seats, egocentric.
     reveal_money = s.params[P_REVEAL_MONEY] != 0
     barkers_held = 0
     for j in range(players):
         other = (seat + j) % players
+        # The rows read in loops as locals: numba then indexes them more cheaply than s's.
+        money, known, stalls = s.money[r, other], s.known[r, other], s.stall_cell[r, other]
+        groups = s.group_size[r, other]
         if j == 0 or reveal_money:
             for colour in range(NUM_COLOURS):
-                out[_MONEY[players] + j * NUM_COLOURS + colour] = (
-                    s.money[r, other, colour] * _PER_MONEY)
+                out[_MONEY[players] + j * NUM_COLOURS + colour] = money[colour] * _PER_MONEY
         out[_VP[players] + j] = s.vp[r, other] * _PER_VP
         out[_HAND_SIZES[players] + j] = _hand_size(s, r, other) * _PER_HAND_CARD
         if j > 0:
             for card_type in range(NUM_CARD_TYPES):
                 out[_KNOWN[players] + (j - 1) * NUM_CARD_TYPES + card_type] = (
-                    s.known[r, other, card_type] * _PER_COPY)
+                    known[card_type] * _PER_COPY)
         out[_BARKERS[players] + j] = s.barkers[r, other] * _PER_BARKER
         barkers_held += s.barkers[r, other]
         for colour in range(NUM_COLOURS):
-            out[_UNPLACED[players] + j * NUM_COLOURS + colour] = (
-                s.stall_cell[r, other, colour] < 0)
-            out[_GROUP_SIZE[players] + j * NUM_COLOURS + colour] = (
-                s.group_size[r, other, colour] * _PER_TILE)
+            out[_UNPLACED[players] + j * NUM_COLOURS + colour] = stalls[colour] < 0
+            out[_GROUP_SIZE[players] + j * NUM_COLOURS + colour] = groups[colour] * _PER_TILE
         out[_DROPPED[players] + j] = s.dropped[r, other]
     out[_BARKERS[players] + players] = (NUM_BARKERS - barkers_held) * _PER_BARKER
+    bag, neutral_groups = s.neutral_bag[r], s.group_size[r, NEUTRAL]
     for colour in range(NUM_COLOURS):
-        out[_UNPLACED[players] + players * NUM_COLOURS + colour] = s.neutral_bag[r, colour]
+        out[_UNPLACED[players] + players * NUM_COLOURS + colour] = bag[colour]
         if players == 2:  # the neutral set's groups, after the seats'
             out[_GROUP_SIZE[players] + players * NUM_COLOURS + colour] = (
-                s.group_size[r, NEUTRAL, colour] * _PER_TILE)
+                neutral_groups[colour] * _PER_TILE)
     # The observer's own cards, then the common supplies.
+    hand, discard, supply = s.hand[r, seat], s.discard[r], s.supply[r]
     for card_type in range(NUM_CARD_TYPES):
-        out[_HAND[players] + card_type] = s.hand[r, seat, card_type] * _PER_COPY
-        out[_PILES[players] + 1 + card_type] = s.discard[r, card_type] * _PER_COPY
+        out[_HAND[players] + card_type] = hand[card_type] * _PER_COPY
+        out[_PILES[players] + 1 + card_type] = discard[card_type] * _PER_COPY
     out[_PILES[players]] = s.deck_size[r] * _PER_CARD
     for colour in range(NUM_COLOURS):
         out[_TRAYS[players] + colour] = tray(s, r, colour) * _PER_MONEY
-        out[_SUPPLY[players] + colour] = s.supply[r, colour] * _PER_EXPANSION
+        out[_SUPPLY[players] + colour] = supply[colour] * _PER_EXPANSION
     max_turns = s.params[P_MAX_TURNS]
     out[_TURN[players]] = min(s.turn[r], max_turns) / max_turns

@@ -239,12 +239,14 @@ def observe_seat(s, r, seat, slot, observer, out):
     put(out, at + S_COMPLETED, completed, BY_CONTRACTS)
     put(out, at + S_COMPLETED + 1, TRACK[completed], BY_TRACK)
     put(out, at + S_HAND, s.hand_size[r, seat], BY_HAND)
+    hand, public = s.hand[r, seat], s.hand_public[r, seat]
     for k in range(HAND_LIMIT):
-        card = int(s.hand[r, seat, k])
-        if card >= 0 and (own or s.hand_public[r, seat, k]):
+        card = int(hand[k])
+        if card >= 0 and (own or public[k]):
             out[at + S_KNOWN + card] = 1
+    idle = s.idle[r, seat]
     for t in range(NUM_TYPES):
-        put(out, at + S_IDLE + t, s.idle[r, seat, t], BY_COPIES)
+        put(out, at + S_IDLE + t, idle[t], BY_COPIES)
     revealed = s.flag_revealed[r, seat]
     out[at + S_FLAG_STATE + (int(FLAG_STATE[s.flag_where[r, seat]]) if revealed else 0)] = 1
     flag = int(s.flag_id[r, seat])
@@ -253,30 +255,34 @@ def observe_seat(s, r, seat, slot, observer, out):
         for c in range(NUM_COLOURS):
             out[at + S_FLAG_COLOURS + c] = np.float32(FLAG_CARRIES[flag, c])
     else:  # the flagships the observer has not seen: neither revealed nor its own
-        unseen = 63 ^ (1 << int(s.flag_id[r, observer]))
-        for q in range(s.coins.shape[1]):
-            if s.flag_revealed[r, q]:
-                unseen &= ~(1 << int(s.flag_id[r, q]))
+        ids, shown = s.flag_id[r], s.flag_revealed[r]
+        unseen = 63 ^ (1 << int(ids[observer]))
+        for q in range(ids.shape[0]):
+            if shown[q]:
+                unseen &= ~(1 << int(ids[q]))
         for f in range(NUM_FLAGSHIPS):
             out[at + S_CANDIDATES + f] = unseen >> f & 1
         for c in range(NUM_COLOURS):
             out[at + S_FLAG_COLOURS + c] = SET_SHARES[unseen, c]
+    revenues, voyage_ships = s.voyage_revenue[r, seat], s.voyage_ships[r, seat]
     for timer in range(DURATIONS):
-        revenue = s.voyage_revenue[r, seat, timer]
+        revenue = revenues[timer]
         put(out, at + S_VOYAGES + 3 * timer, revenue, BY_REVENUE)
         put(out, at + S_VOYAGES + 3 * timer + 1, min(revenue, REVENUE_SCALE), BY_REVENUE_CLIP)
-        put(out, at + S_VOYAGES + 3 * timer + 2, s.voyage_ships[r, seat, timer], BY_SHIPS)
+        put(out, at + S_VOYAGES + 3 * timer + 2, voyage_ships[timer], BY_SHIPS)
+    fleet = s.voyage_fleet[r, seat]
     for t in range(NUM_TYPES):
         ships = 0
         for timer in range(DURATIONS):
-            ships += s.voyage_fleet[r, seat, timer, t]
+            ships += fleet[timer, t]
         put(out, at + S_VOYAGE_SHIPS + t, ships, BY_COPIES)
     put(out, at + S_JOKERS, s.jokers[r, seat], BY_JOKERS)
     put(out, at + S_RESERVES, s.reserves[r, seat], BY_RESERVES)
+    counts, same = s.exp_count[r], s.exp_same[r]
     for e in range(NUM_EXPEDITIONS):
         at = EXPEDITIONS + e * EXP_SIZE
-        put(out, at + 8 + slot, s.exp_count[r, e, seat], BY_EXP)
-        put(out, at + 12 + slot, s.exp_same[r, e, seat], BY_EXP)
+        put(out, at + 8 + slot, counts[e, seat], BY_EXP)
+        put(out, at + 12 + slot, same[e, seat], BY_EXP)
 
 
 @njit
@@ -306,42 +312,48 @@ def observe_row(s, r, seat, out):
     pos = int(s.pile_pos[r])
     for pile in range(5):
         put(out, PILE_SIZES + pile, PILE_LEFT[pos, pile], BY_PILE)
+    pile_ships = s.pile_ships[r]
     for t in range(NUM_TYPES):
-        put(out, PILE_SHIPS + t, s.pile_ships[r, t], BY_COPIES)
+        put(out, PILE_SHIPS + t, pile_ships[t], BY_COPIES)
     for k in range(2):
         if not first_shown:
             out[ODDS + k] = ODDS_TABLE[pos, k]
         if not final_shown:
             out[ODDS + 2 + k] = ODDS_TABLE[pos, 2 + k]
     put(out, DECK_SIZE, NUM_CONTRACTS - s.deck_pos[r], BY_DECK)
+    contracts, hands, public = s.contracts[r], s.hand[r], s.hand_public[r]
     for k in range(s.deck_pos[r], NUM_CONTRACTS):
-        out[UNSEEN + int(s.contracts[r, k])] = 1
+        out[UNSEEN + int(contracts[k])] = 1
     for q in range(players):
         for k in range(HAND_LIMIT):
-            card = int(s.hand[r, q, k])
-            if card >= 0 and not s.hand_public[r, q, k] and q != seat:
+            card = int(hands[q, k])
+            if card >= 0 and not public[q, k] and q != seat:
                 out[UNSEEN + card] = 1
+    offer, refill = s.offer[r], s.refill[r]
     for slot in range(MARKET_SLOTS):
-        ship = int(s.offer[r, slot])
+        ship = int(offer[slot])
         out[MARKET + slot * (NUM_TYPES + 1) + (ship if ship >= 0 else NUM_TYPES)] = 1
-        ship = int(s.refill[r, slot])
+        ship = int(refill[slot])
         out[MARKET + (MARKET_SLOTS + slot) * (NUM_TYPES + 1)
             + (ship if ship >= 0 else NUM_TYPES)] = 1
+    owners, placed = s.res_owner[r], s.res_turn[r]
     for slot in range(NUM_RES_SLOTS):
         at = (MARKET_RES + 6 * slot if slot < RES_DISPLAY
               else DISPLAY_RES + 6 * (slot - RES_DISPLAY))
-        owner = int(s.res_owner[r, slot])
+        owner = int(owners[slot])
         out[at + (after(owner, seat, players) if owner >= 0 else MAX_SEATS)] = 1
         out[at + 5] = (owner >= 0 and owner == current
-                       and s.res_turn[r, slot] == s.own_turns[r, current])
+                       and placed[slot] == s.own_turns[r, current])
+    display = s.display[r]
     for slot in range(DISPLAY_SLOTS):
-        card = int(s.display[r, slot])
+        card = int(display[slot])
         out[DISPLAY + slot * (NUM_CONTRACTS + 1) + (card if card >= 0 else NUM_CONTRACTS)] = 1
+    colours, used_tv = s.exp_colour_set[r], s.exp_used[r]
     for e in range(NUM_EXPEDITIONS):
         at = EXPEDITIONS + e * EXP_SIZE
-        colour = int(s.exp_colour_set[r, e])
+        colour = int(colours[e])
         out[at + (colour if colour >= 0 else NUM_COLOURS)] = 1
-        put(out, at + 7, EXP_LIMIT[e] - s.exp_used[r, e], BY_EXP)
+        put(out, at + 7, EXP_LIMIT[e] - used_tv[e], BY_EXP)
     other = seat
     for slot in range(players):
         observe_seat(s, r, other, slot, seat, out)
@@ -356,7 +368,8 @@ def observe_row(s, r, seat, out):
     if s.build_duration[r] >= 1:
         out[BUILD + B_DURATION + int(s.build_duration[r]) - 1] = 1
     put(out, BUILD + B_TV, s.build_tv[r], BY_TV)
+    build_ships = s.build_ships[r]
     for t in range(NUM_TYPES):
-        put(out, BUILD + B_SHIPS + t, s.build_ships[r, t], BY_COPIES)
+        put(out, BUILD + B_SHIPS + t, build_ships[t], BY_COPIES)
     out[BUILD + B_FLAG] = s.build_flag_tv[r] > 0
     put(out, BUILD + B_JOKERS, s.build_jokers[r], BY_JOKERS)

@@ -68,10 +68,11 @@ ALL_FLAGSHIPS = (1 << NUM_FLAGSHIPS) - 1
 def own_holdings(s, r):
     """The acting seat's real hand and flagship, as the bit sets (``cards``, ``flags``)."""
     seat = s.current_player[r]
+    hand = s.hand[r, seat]
     cards = 0
     for k in range(HAND_LIMIT):
-        if s.hand[r, seat, k] >= 0:
-            cards |= 1 << int(s.hand[r, seat, k])
+        if hand[k] >= 0:
+            cards |= 1 << int(hand[k])
     return cards, 1 << int(s.flag_id[r, seat])
 
 
@@ -88,28 +89,31 @@ def public_holdings(s, r):
     """
     seat = s.current_player[r]
     players = s.hand.shape[1]
+    # The rows read in loops as locals: numba indexes them more cheaply than ``s``'s arrays.
+    hands, public, contracts = s.hand[r], s.hand_public[r], s.contracts[r]
     cards = 0
     hidden = False
     for k in range(HAND_LIMIT):
-        card = s.hand[r, seat, k]
+        card = hands[seat, k]
         if card >= 0:
-            if s.hand_public[r, seat, k]:
+            if public[seat, k]:
                 cards |= 1 << int(card)
             else:
                 hidden = True
     if hidden:
         for pos in range(s.deck_pos[r], NUM_CONTRACTS):
-            cards |= 1 << int(s.contracts[r, pos])
+            cards |= 1 << int(contracts[pos])
         for q in range(players):
             for k in range(HAND_LIMIT):
-                if s.hand[r, q, k] >= 0 and not s.hand_public[r, q, k]:
-                    cards |= 1 << int(s.hand[r, q, k])
-    if s.flag_revealed[r, seat]:
-        return cards, 1 << int(s.flag_id[r, seat])
+                if hands[q, k] >= 0 and not public[q, k]:
+                    cards |= 1 << int(hands[q, k])
+    ids, revealed = s.flag_id[r], s.flag_revealed[r]
+    if revealed[seat]:
+        return cards, 1 << int(ids[seat])
     flags = ALL_FLAGSHIPS
     for q in range(players):
-        if s.flag_revealed[r, q]:
-            flags &= ~(1 << int(s.flag_id[r, q]))
+        if revealed[q]:
+            flags &= ~(1 << int(ids[q]))
     return cards, flags
 
 
@@ -143,8 +147,9 @@ def may_sail(s, r, seat):
         return False
     if s.flag_where[r, seat] == FLAG_IDLE:
         return True
+    idle = s.idle[r, seat]
     for t in range(NUM_TYPES):
-        if s.idle[r, seat, t] > 0:
+        if idle[t] > 0:
             return True
     return False
 
@@ -239,11 +244,12 @@ def legal_main(s, r, mask, cards, flags):
     mask[TAKE_COINS] = coins_ok
     take = contract_ok and s.hand_size[r, seat] < HAND_LIMIT and coins >= 1
     reserve = s.reserves[r, seat] >= 1
+    owners = s.res_owner[r]
     for slot in range(NUM_RES_SLOTS):
         card = slot_card(s, r, slot)
         if card < 0:
             continue
-        owner = s.res_owner[r, slot]
+        owner = owners[slot]
         open_to_seat = owner < 0 or owner == seat
         if slot < MARKET_SLOTS:
             mask[BUY + slot] = open_to_seat and buy_ok and TYPE_PRICE[card] <= coins
@@ -273,8 +279,9 @@ def expedition_picks(s, r, target, mask, flags):
     anything = established < 0 or s.jokers[r, seat] >= 1
     coins = s.coins[r, seat]
     if coins >= SHIP_FEE:
+        idle = s.idle[r, seat]
         for t in range(NUM_TYPES):
-            mask[PICK_SHIP + t] = (s.idle[r, seat, t] > 0 and free >= TYPE_TV[t]
+            mask[PICK_SHIP + t] = (idle[t] > 0 and free >= TYPE_TV[t]
                                    and (anything or established == TYPE_COLOUR[t]))
     if s.flag_where[r, seat] != FLAG_IDLE or coins < FLAGSHIP_FEE:
         return
