@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from envs.core.driver import first_true
 from envs.core.jit import njit
 from envs.discoveries.data import (
     CONTRACT_COLOUR,
@@ -375,7 +376,7 @@ def forced(s, r, mask):
     (design.md, forced decisions; §4.5): the same legal function on the public bound of
     the seat's hand and flagship (``public_holdings``). The bound's mask is worked out in
     ``mask`` itself, which holds the single real action and gets it back."""
-    action = np.argmax(mask)
+    action = first_true(mask)
     cards, flags = public_holdings(s, r)
     mask[:] = False
     legal_with(s, r, mask, cards, flags)
