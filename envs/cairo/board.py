@@ -218,7 +218,8 @@ def present_word(values: np.ndarray, word: int) -> np.uint64:
     mispredictions cost more than the cells' work.
     """
     bits = _ZERO
-    for cell in range(WORD_CELLS[word], WORD_CELLS[word + 1]):
+    # Unsigned cells: numba skips its test for a negative index, and LLVM vectorises.
+    for cell in range(np.uint64(WORD_CELLS[word]), np.uint64(WORD_CELLS[word + 1])):
         bits |= CELL_BIT[cell] if values[cell] >= 0 else _ZERO
     return bits
 

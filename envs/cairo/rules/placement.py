@@ -24,9 +24,9 @@ from envs.cairo.board import (
     MARKET_BOARD,
     NUM_WORDS,
     SECTION_BOARDS,
-    WORD_CELLS,
     board_sections,
     cell_bits,
+    cells_of,
     component_boards,
     cut_boards,
     difference,
@@ -42,6 +42,7 @@ from envs.cairo.board import (
     union,
 )
 from envs.cairo.data import (
+    NUM_CELLS,
     NUM_COLOURS,
     NUM_OWNERS,
     NUM_SECTIONS,
@@ -94,17 +95,15 @@ def _load_board(s, r, reach, lifted_tile, lifted_entrance):
     occupied, targets, groups = reach.occupied, reach.targets, reach.groups
     groups[:] = _ZERO
     tile, entrance = s.tile[r], s.entrance[r]
-    # A word at a time, without a branch per cell (as ``board.present_word``): a cell ORs
-    # its bit, or 0, into the tiles and its group.
-    for word in range(NUM_WORDS):
-        tiles = _ZERO
-        for k in range(WORD_CELLS[word], WORD_CELLS[word + 1]):
-            group = tile[k]
-            here = CELL_BIT[k] if group >= 0 else _ZERO
-            tiles |= here
-            groups[max(group, 0), word] |= here
-        occupied[word] = tiles
+    for word in range(NUM_WORDS):  # a word at a time, without a branch per cell
+        occupied[word] = present_word(tile, word)
         targets[word] = present_word(entrance, word)
+    # The groups: a pass over the tiles alone (one over every cell, ORing a bit or 0 into a
+    # group, chained each cell's update through memory to the last one's).
+    cells = local_zeros(NUM_CELLS, np.int64)
+    for i in range(cells_of(load(occupied), cells)):
+        k = cells[i]
+        groups[tile[k], CELL_WORD[k]] |= CELL_BIT[k]
     if lifted_tile >= 0:
         word, bit = CELL_WORD[lifted_tile], CELL_BIT[lifted_tile]
         occupied[word] &= ~bit
