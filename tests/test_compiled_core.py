@@ -3,6 +3,7 @@ off, threads, and the toy game (``tests/toy_game.py``) on it."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import shutil
@@ -336,3 +337,29 @@ def test_a_state_read_through_its_pointer_keeps_its_arrays_references():
     assert total[0] == 100 * 10
     assert (sys.getrefcount(counts), sys.getrefcount(total)) == before
     assert state_ref(pair(counts, total)) == pair(counts, total)  # plain Python: the view
+
+
+def test_the_profiles_map_names_the_compiled_rules_at_their_addresses(tmp_path):
+    """``benchmarks.profile``'s map of compiled code (what perf reads to name it): the toy's
+    row functions and the driver's loops, by dotted name, in disjoint address ranges. (A
+    fresh cache: only a library compiled in the process keeps its object code.)"""
+    if shutil.which("nm") is None:
+        pytest.skip("needs nm (binutils)")
+    code = f"""
+        import json, sys
+        sys.path.insert(0, {str(TESTS)!r})
+        import numpy as np
+        from toy_game import ToyGame
+        from benchmarks.profile import code_map
+        game = ToyGame(3)
+        state = game.init(4, seed=1)
+        game.observe(state, np.maximum(state.current_player, 0))
+        game.step(state, np.argmax(game.legal_action_mask(state), axis=1))
+        print(json.dumps(code_map(game._run(state))))
+    """
+    entries = json.loads(_run(code, ROOT, TRADEWINDS_CACHE_DIR=str(tmp_path)))
+    names = {name for _, _, name in entries}
+    assert {"toy_game.apply_play", "toy_game.legal", "toy_game.end_turn"} <= names
+    assert any(name.startswith("core.driver.step_batch_toy_game") for name in names)
+    assert all(address + size <= following
+               for (address, size, _), (following, _, _) in itertools.pairwise(entries))

@@ -74,6 +74,8 @@ CASES: dict[str, Case] = {
     "python -m benchmarks.throughput --out benchmarks/results":
         Case("--env cairo --players 3 --batch-sizes 1 --threads 1 --seconds 0.01 "
              "--min-batch-steps 1 --no-progress", expect="file:benchmarks/results/throughput.md"),
+    "python -m benchmarks.profile --env cairo --part step":  # compiles afresh (minutes)
+        Case("--seconds 1 --top 5", expect="share of the samples", slow=True),
     "python -m benchmarks.soak --env cairo --games 10000": Case("--games 1 --batch 1"),
     "python -m benchmarks.soak --env discoveries --policy contract_biased":
         Case("--games 1 --batch 1"),
