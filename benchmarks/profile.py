@@ -6,7 +6,8 @@
 Plays random games at B = ``--batch`` on one thread while Linux ``perf`` samples the
 process, and prints the functions that hold the time, the rules by name
 (``cairo.rules.placement._load_board``) beside NumPy's and Python's own. ``--part`` keeps
-the loop to the observation (with the masks and restarts) or to the step.
+the loop to the observation (of eight batches of positions along random play, made before
+sampling) or to the step (with the mask it reads and the restart of finished games).
 
 perf cannot name compiled numba code by itself: it reads the names of code made at run time
 from ``/tmp/perf-<pid>.map``. This writes that map from every compiled library that the
@@ -84,61 +85,84 @@ def code_map(kernels: Iterable[Any]) -> list[tuple[int, int, str]]:
         symbols = [(int(value, 16), int(size, 16), name) for value, size, kind, name in
                    (line.split() for line in listing.splitlines() if len(line.split()) == 4)
                    if kind in "tT"]
-        base = next((library.get_pointer_to_function(name) - value
-                     for value, _, name in symbols if library.get_pointer_to_function(name)),
-                    None)
+        loaded = ((library.get_pointer_to_function(name), value) for value, _, name in symbols)
+        base = next((address - value for address, value in loaded if address), None)
         if base is not None:
             entries.update((base + value, size, short_name(name))
                            for value, size, name in symbols)
     return sorted(entries)
 
 
-def _play(game: Any, batch: int, part: str, seconds: float) -> int:
-    """Random play for ``seconds``; the batched steps taken."""
-    generator = np.random.default_rng(0)
-    state = game.init(batch, seed=0)
-    seed, steps = batch, 0
-    end = time.perf_counter() + seconds
-    while time.perf_counter() < end:
-        if part != "step":
-            game.observe(state, np.maximum(state.current_player, 0))
-        actions = sample_actions(game.legal_action_mask(state), generator)
-        if part != "observe":
-            game.step(state, actions)
-        elif not state.done.any():
-            game.step(state, actions)  # observing one position over and over says little
+class _Games:
+    """Random games at one batch size, finished rows restarted in place."""
+
+    def __init__(self, game: Any, batch: int):
+        self.game, self.state = game, game.init(batch, seed=0)
+        self.generator = np.random.default_rng(0)
+        self.seed = batch
+
+    def step(self) -> None:
+        game, state = self.game, self.state
+        game.step(state, sample_actions(game.legal_action_mask(state), self.generator))
         ended = np.flatnonzero(state.done)
         if ended.size:
-            game.reset_rows(state, ended, seed + np.arange(ended.size))
-            seed += ended.size
-        steps += 1
-    return steps
+            game.reset_rows(state, ended, self.seed + np.arange(ended.size))
+            self.seed += ended.size
+
+
+def _positions(games: _Games, count: int = 8, apart: int = 25) -> list[Any]:
+    """``count`` copies of the batch, ``apart`` steps after one another: the positions that
+    the observation alone is profiled on."""
+    positions = []
+    for _ in range(count):
+        for _ in range(apart):
+            games.step()
+        positions.append(games.state.copy())
+    return positions
+
+
+def _play(games: _Games, part: str, seconds: float, positions: list[Any]) -> int:
+    """``part`` of random play for ``seconds``: the batched calls made."""
+    game, calls = games.game, 0
+    end = time.perf_counter() + seconds
+    while time.perf_counter() < end:
+        if part == "observe":
+            state = positions[calls % len(positions)]
+            game.observe(state, np.maximum(state.current_player, 0))
+        else:
+            if part == "all":
+                game.observe(games.state, np.maximum(games.state.current_player, 0))
+            games.step()
+        calls += 1
+    return calls
 
 
 def _profile_here(args: argparse.Namespace) -> int:
     """The child: compile, map, play while perf samples, print perf's table."""
     game = envs.make_game(args.env, num_players=args.players).with_threads(1)
     print(f"compiling {args.env} ({args.players} players) in a fresh cache...", flush=True)
-    state = game.init(2, seed=0)  # every kernel the loop calls, compiled here
-    game.observe(state, np.maximum(state.current_player, 0))
-    game.step(state, sample_actions(game.legal_action_mask(state), np.random.default_rng(0)))
-    game.reset_rows(state, np.array([0]), np.array([1]))
-    entries = code_map(game._run(state))
+    small = _Games(game, 2)  # every kernel the profile calls, compiled here
+    game.observe(small.state, np.maximum(small.state.current_player, 0))
+    small.step()
+    game.reset_rows(small.state, np.array([0]), np.array([1]))
+    entries = code_map(game._run(small.state))
     with open(f"/tmp/perf-{os.getpid()}.map", "w") as out:
         out.writelines(f"{address:x} {size:x} {name}\n" for address, size, name in entries)
+    games = _Games(game, args.batch)
+    positions = _positions(games) if args.part == "observe" else []
     data = os.path.join(os.environ["TRADEWINDS_CACHE_DIR"], "perf.data")
     recorder = subprocess.Popen(["perf", "record", "-F", "999", "-p", str(os.getpid()),
                                  "-o", data], stdout=subprocess.DEVNULL,
                                 stderr=subprocess.DEVNULL)
     time.sleep(0.5)  # perf attached
-    steps = _play(game, args.batch, args.part, args.seconds)
+    calls = _play(games, args.part, args.seconds, positions)
     recorder.send_signal(signal.SIGINT)
     recorder.wait()
     report = subprocess.run(["perf", "report", "-i", data, "--sort", "sym", "--stdio"],
                             capture_output=True, text=True).stdout
     rows = [line for line in report.splitlines() if line.strip() and not line.startswith("#")]
     print(f"{args.env} {args.players}p, B = {args.batch}, one thread, {args.part}: "
-          f"{steps} batched steps in {args.seconds:g} s; share of the samples:")
+          f"{calls} batched calls in {args.seconds:g} s; share of the samples:")
     print("\n".join(line.replace("[.] ", "").replace("[k] ", "") for line in rows[:args.top]))
     return 0
 

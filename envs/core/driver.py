@@ -204,15 +204,16 @@ def _init_row(s, r: int, keys: np.ndarray) -> int:
 
 
 @njit
-def blank_row(buffer: np.ndarray, layout: np.ndarray, r: int, blank: np.ndarray,
+def blank_row(buffer: np.ndarray, layout: np.ndarray, r: np.uint64, blank: np.ndarray,
               row_bytes: np.ndarray) -> None:
-    """Row ``r`` of every field in a state's ``buffer`` (its ``layout``) overwritten with the
-    bytes of a new game's row, ``blank``: the fields' rows one after the other, ``row_bytes``
-    each (a field's block holds its rows in order, ``row_bytes`` apart)."""
+    """Row ``r`` (unsigned, as the loops pass rows) of every field in a state's ``buffer``
+    (its ``layout``) overwritten with the bytes of a new game's row, ``blank``: the fields'
+    rows one after the other, ``row_bytes`` each (a field's block holds its rows in order,
+    ``row_bytes`` apart)."""
     at = np.uint64(0)
     for f in range(row_bytes.shape[0]):
         size = np.uint64(row_bytes[f])
-        start = np.uint64(layout[f, 0]) + np.uint64(r) * size
+        start = np.uint64(layout[f, 0]) + r * size
         # A slice assignment would copy through the heap (the arrays might overlap); unsigned
         # indices spare numba's test for a negative one, so LLVM copies in wide words.
         for k in range(size):
@@ -224,7 +225,7 @@ def _reset_row(s, buffer: np.ndarray, layout: np.ndarray, r: int, blank: np.ndar
                row_bytes: np.ndarray, rng: np.ndarray, keys: np.ndarray) -> int:
     """Row ``r``'s part of ``reset_batch``: a new game's arrays, its stream ``rng`` (2,),
     then ``init``'s setup and settling."""
-    blank_row(buffer, layout, np.int64(r), blank, row_bytes)
+    blank_row(buffer, layout, r, blank, row_bytes)
     s.rng[r, 0] = rng[0]
     s.rng[r, 1] = rng[1]
     return _init_row(s, r, keys)
