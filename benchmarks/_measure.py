@@ -43,19 +43,42 @@ def alternate(clocks: Sequence[Clock], seconds: float, slice_seconds: float = 0.
 
 class UnitClock:
     """A ``Clock`` whose slice is whole units of work (``_unit``: a step, an episode), at
-    least one, until the slice's time has passed; ``elapsed`` sums its slices."""
+    least one, until the slice's time has passed; ``elapsed`` sums its slices. A clock that
+    keeps a tally of its own (``_tally``) also keeps the cost of each slice, ``slice_costs``."""
 
-    elapsed = 0.0
+    def __init__(self) -> None:
+        self.elapsed = 0.0
+        self.slice_costs: list[float] = []
 
     def run(self, seconds: float) -> None:
+        before = self._tally()
         start = time.perf_counter()
         self._unit()
         while time.perf_counter() - start < seconds:
             self._unit()
         self.elapsed += time.perf_counter() - start
+        if before is not None:
+            (cost, units), (cost_before, units_before) = self._tally(), before
+            self.slice_costs.append((cost - cost_before) * 1e6 / (units - units_before))
 
     def _unit(self) -> None:
         raise NotImplementedError
+
+    def _tally(self) -> tuple[float, int] | None:
+        """The seconds of the clock's own time so far and the units of work they cover (µs
+        per unit of each slice go to ``slice_costs``); None for a clock that keeps none."""
+        return None
+
+
+def median_ratio(numerators: Sequence[float], denominators: Sequence[float]) -> float:
+    """The median of the ratios of costs timed in the same round of ``alternate``, slice by
+    slice: a burst of slowness that hits one slice of a round and not its partner (a
+    neighbour on a shared host, a thread's core taken away for a moment) moves the mean of a
+    figure but not this, and a drift across rounds slows both slices of one ratio alike."""
+    if len(numerators) != len(denominators) or len(numerators) == 0:
+        raise ValueError(f"median_ratio needs slices paired one to one, got "
+                         f"{len(numerators)} and {len(denominators)}")
+    return float(np.median(np.asarray(numerators) / np.asarray(denominators)))
 
 
 class RateClock(UnitClock):
@@ -63,6 +86,7 @@ class RateClock(UnitClock):
     once it has also made ``min_steps``."""
 
     def __init__(self, run: Callable[[], int], min_steps: int = 0):
+        super().__init__()
         self._run, self.min_steps, self.steps = run, min_steps, 0
 
     def _unit(self) -> None:
@@ -119,6 +143,7 @@ class AecOwnClock(UnitClock):
     of masked uniform actions, whole episodes a slice at a time."""
 
     def __init__(self, env, seed: int = 0):
+        super().__init__()
         self.env, self.episode = env, seed
         self.generator = np.random.default_rng(seed)
         self.own, self.decisions = 0.0, 0
@@ -141,6 +166,9 @@ class AecOwnClock(UnitClock):
 
     def satisfied(self, seconds: float) -> bool:
         return self.elapsed >= seconds and self.decisions > 0
+
+    def _tally(self) -> tuple[float, int]:
+        return self.own, self.decisions
 
     @property
     def us_per_decision(self) -> float:

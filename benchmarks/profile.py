@@ -1,13 +1,15 @@
 """Where a batched step's time goes: a sampling profile of one game's compiled kernels.
 
     python -m benchmarks.profile --env cairo [--players 4] [--batch 1024] [--seconds 10]
-                                 [--part all|observe|step] [--top 25]
+                                 [--part all|observe|step] [--threads 1] [--top 25]
 
-Plays random games at B = ``--batch`` on one thread while Linux ``perf`` samples the
-process, and prints the functions that hold the time, the rules by name
-(``cairo.rules.placement._load_board``) beside NumPy's and Python's own. ``--part`` keeps
-the loop to the observation (of eight batches of positions along random play, made before
-sampling) or to the step (with the mask it reads and the restart of finished games).
+Plays random games at B = ``--batch`` on one thread (or ``--threads``: the batch kernels'
+rows in parallel, every thread sampled) while Linux ``perf`` samples the process, and prints
+the functions that hold the time, the rules by name (``cairo.rules.placement._load_board``)
+beside NumPy's and Python's own. ``--part`` keeps the loop to the observation (of eight
+batches of positions along random play, made before sampling) or to the step (with the mask
+it reads and the restart of finished games). On several threads, an idle thread's wait for
+the next parallel loop shows as libgomp's spin, an unnamed address of its own.
 
 perf cannot name compiled numba code by itself: it reads the names of code made at run time
 from ``/tmp/perf-<pid>.map``. This writes that map from every compiled library that the
@@ -35,6 +37,7 @@ import numpy as np
 
 import envs
 from envs.core import cli
+from envs.core.jit import check_threads
 from envs.core.sampling import sample_actions
 
 CHILD_VARIABLE = "TRADEWINDS_PROFILE_CHILD"  # set in the child that plays and is sampled
@@ -139,13 +142,18 @@ def _play(games: _Games, part: str, seconds: float, positions: list[Any]) -> int
 
 def _profile_here(args: argparse.Namespace) -> int:
     """The child: compile, map, play while perf samples, print perf's table."""
-    game = envs.make_game(args.env, num_players=args.players).with_threads(1)
+    game = envs.make_game(args.env, num_players=args.players).with_threads(args.threads)
     print(f"compiling {args.env} ({args.players} players) in a fresh cache...", flush=True)
-    small = _Games(game, 2)  # every kernel the profile calls, compiled here
+    # Every kernel the profile calls, compiled here: the parallel ones need a batch that
+    # gives each thread its share of rows.
+    small = _Games(game, 2 if args.threads == 1 else min(args.batch, 16 * args.threads))
     game.observe(small.state, np.maximum(small.state.current_player, 0))
     small.step()
-    game.reset_rows(small.state, np.array([0]), np.array([1]))
-    entries = code_map(game._run(small.state))
+    rows = np.arange(small.state.batch_size)
+    for restarted in (rows[:1], rows):  # few rows restart serially, many in parallel
+        game.reset_rows(small.state, restarted, restarted + 1)
+    spec = small.state._spec  # the serial kernels too: a restart of a few rows runs them
+    entries = code_map([*game._kernels(spec, False), *game._kernels(spec, True)])
     with open(f"/tmp/perf-{os.getpid()}.map", "w") as out:
         out.writelines(f"{address:x} {size:x} {name}\n" for address, size, name in entries)
     games = _Games(game, args.batch)
@@ -161,7 +169,8 @@ def _profile_here(args: argparse.Namespace) -> int:
     report = subprocess.run(["perf", "report", "-i", data, "--sort", "sym", "--stdio"],
                             capture_output=True, text=True).stdout
     rows = [line for line in report.splitlines() if line.strip() and not line.startswith("#")]
-    print(f"{args.env} {args.players}p, B = {args.batch}, one thread, {args.part}: "
+    threads = "one thread" if args.threads == 1 else f"{args.threads} threads"
+    print(f"{args.env} {args.players}p, B = {args.batch}, {threads}, {args.part}: "
           f"{calls} batched calls in {args.seconds:g} s; share of the samples:")
     print("\n".join(line.replace("[.] ", "").replace("[k] ", "") for line in rows[:args.top]))
     return 0
@@ -179,12 +188,18 @@ def main(argv: list[str] | None = None) -> int:
                         help="time sampled (default: 10)")
     parser.add_argument("--part", choices=PARTS, default="all",
                         help="the whole loop, the observation or the step (default: all)")
+    parser.add_argument("--threads", type=int, default=1,
+                        help="threads of the batch kernels, all sampled (default: 1)")
     parser.add_argument("--top", type=int, default=25, help="functions shown (default: 25)")
     args = parser.parse_args(argv)
     args.env = cli.env_ids(parser, args.env)[0]
     args.players = cli.player_count(parser, args.env, args.players)
     if args.batch < 1 or args.seconds <= 0 or args.top < 1:
         parser.error("--batch, --seconds and --top must be positive")
+    try:
+        check_threads(args.threads)
+    except ValueError as error:
+        parser.error(str(error))
     if os.environ.get(CHILD_VARIABLE):
         return _profile_here(args)
     missing = [tool for tool in ("perf", "nm") if shutil.which(tool) is None]
@@ -192,7 +207,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"needs {' and '.join(missing)} on the path (Linux perf, binutils)")
     with tempfile.TemporaryDirectory() as cache:
         child = {**os.environ, CHILD_VARIABLE: "1", "TRADEWINDS_CACHE_DIR": cache,
-                 "TRADEWINDS_THREADS": "1"}
+                 "TRADEWINDS_THREADS": str(args.threads)}
         child.pop("NUMBA_CACHE_DIR", None)
         command = [sys.executable, "-m", "benchmarks.profile", *(argv or sys.argv[1:])]
         return subprocess.run(command, env=child).returncode

@@ -32,7 +32,11 @@ A third gives each env's own time, the sampler and the restarts left out on both
 AEC env's ``last`` and ``step``, and a batched step's observation, mask and step per row,
 against connect_four_v3's ``last`` and ``step``. The split's thread counts and these own times
 are timed in alternating slices over one span (``measure_splits``), as the ratios to
-connect_four_v3 are: their ratios are the targets.
+connect_four_v3 are: their ratios are the targets. Each such ratio is the median, over the
+rounds of slices, of the ratio within a round (``median_ratio``), and each µs figure of the
+own-time table the median of its slices: the shared machines also have bursts of slowness of
+a second or less (a core taken away from the guest for a moment), which a mean would count
+into whichever figure they hit.
 """
 
 from __future__ import annotations
@@ -60,6 +64,7 @@ from benchmarks._measure import (  # noqa: E402
     UnitClock,
     aec_episode_runner,
     alternate,
+    median_ratio,
     timed,
     timed_beside,
     vec_runner,
@@ -211,11 +216,13 @@ class Split:
     step: float
     restart: float
     threads: int = 1
-    # The own time of the env at B = 1 through the AEC env, and of connect_four_v3 timed in
-    # slices alternating with it: µs per decision, ``last`` and ``step`` (``AecOwnClock``);
-    # None when connect_four_v3 is missing.
-    aec_own: float | None = None
-    reference_own: float | None = None
+    # The own time (observation, mask and step) in µs per row-step of each slice, and those
+    # of the env at B = 1 through the AEC env and of connect_four_v3 timed in the same rounds
+    # (``alternate``): µs per decision, ``last`` and ``step`` (``AecOwnClock``); the AEC and
+    # reference slices go with the one-thread split, empty when connect_four_v3 is missing.
+    own_slices: tuple[float, ...] = ()
+    aec_slices: tuple[float, ...] = ()
+    reference_slices: tuple[float, ...] = ()
 
     @property
     def total(self) -> float:
@@ -236,6 +243,7 @@ class SplitClock(UnitClock):
 
     def __init__(self, env_id: str, players: int, batch: int, threads: int = 1,
                  min_steps: int = 0):
+        super().__init__()
         self.env_id, self.players, self.batch, self.threads = env_id, players, batch, threads
         self.min_steps = min_steps
         self.game = envs.make_game(env_id, players).with_threads(threads)
@@ -265,10 +273,13 @@ class SplitClock(UnitClock):
     def satisfied(self, seconds: float) -> bool:
         return self.elapsed >= seconds and self.steps >= self.min_steps
 
+    def _tally(self) -> tuple[float, int]:  # the own time: observation, mask and step
+        return float(self.parts[:3].sum()), self.steps * self.batch
+
     def split(self) -> Split:
         observe, mask, step, restart = self.parts * 1e6 / (self.steps * self.batch)
         return Split(self.env_id, self.players, self.batch, observe, mask, step, restart,
-                     self.threads)
+                     self.threads, tuple(self.slice_costs))
 
 
 def measure_splits(env_id: str, players: int, batch: int, seconds: float,
@@ -285,7 +296,7 @@ def measure_splits(env_id: str, players: int, batch: int, seconds: float,
     alternate([*clocks, *own], seconds)
     splits = [clock.split() for clock in clocks]
     if own:
-        splits[0].reference_own, splits[0].aec_own = (c.us_per_decision for c in own)
+        splits[0].reference_slices, splits[0].aec_slices = (tuple(c.slice_costs) for c in own)
     return splits
 
 
@@ -350,8 +361,9 @@ def threads_markdown(results: list[Result], reference: float | None,
     if not speedups:
         return ""
     single = {(s.env, s.players, s.batch): s for s in splits if s.threads == 1}
-    own = {(s.env, s.players, s.batch, s.threads): single[(s.env, s.players, s.batch)].own
-           / s.own for s in splits if s.threads > 1 and (s.env, s.players, s.batch) in single}
+    own = {(s.env, s.players, s.batch, s.threads): median_ratio(
+        single[(s.env, s.players, s.batch)].own_slices, s.own_slices)
+        for s in splits if s.threads > 1 and (s.env, s.players, s.batch) in single}
     lines = ["| env | players | B | threads | speed-up over one thread | own time's speed-up |",
              "|---|---|---|---|---|---|"]
     for r, x in speedups:
@@ -368,11 +380,13 @@ def own_time_markdown(splits: list[Split]) -> str:
              "batched µs per row-step | batched × connect_four |",
              "|---|---|---|---|---|---|---|---|"]
     for s in splits:
-        if s.reference_own is None or s.threads > 1:
+        if not s.reference_slices or s.threads > 1:
             continue
-        lines.append(f"| {s.env} | {s.players} | {s.reference_own:.2f} | {s.aec_own:.2f} | "
-                     f"{s.reference_own / s.aec_own:.2f} | {s.batch} | {s.own:.2f} | "
-                     f"{s.reference_own / s.own:.2f} |")
+        reference, aec, own = (np.median(x) for x in (s.reference_slices, s.aec_slices,
+                                                      s.own_slices))
+        lines.append(f"| {s.env} | {s.players} | {reference:.2f} | {aec:.2f} | "
+                     f"{median_ratio(s.reference_slices, s.aec_slices):.2f} | {s.batch} | "
+                     f"{own:.2f} | {median_ratio(s.reference_slices, s.own_slices):.2f} |")
     return "\n".join(lines) if len(lines) > 2 else ""
 
 
@@ -411,7 +425,8 @@ def write(results: list[Result], reference: float | None, splits: list[Split], o
                   "against connect_four_v3's (`last` and `step` of random episodes), timed "
                   "in slices alternating with the game's. The AEC env's `last` and `step` at "
                   "B = 1; a batched step's observation, mask and `game.step` at the largest "
-                  "batch, per row.\n\n" + own)
+                  "batch, per row. Each µs figure is the median of its slices, each ratio the "
+                  "median of the ratios of the slices timed in the same round.\n\n" + own)
     threads = threads_markdown(results, reference, splits)
     if threads:
         threads = ("\n\n## Threads\n\nThe largest batch on several threads (numba's "
@@ -419,7 +434,8 @@ def write(results: list[Result], reference: float | None, splits: list[Split], o
                    "(the sampler and restarts, which run on one thread, included), each "
                    "relative to the reference timed beside it; and the env's own time (the "
                    "observation, mask and step of the split below, as the issues' targets "
-                   "count it), the thread counts timed in alternating slices.\n\n" + threads)
+                   "count it), the thread counts timed in alternating slices, the median of "
+                   "the ratios of the slices of each round.\n\n" + threads)
     (out / "throughput.md").write_text(header + to_markdown(results, reference) + threads
                                        + split + "\n")
     with open(out / "throughput.csv", "w", newline="") as f:

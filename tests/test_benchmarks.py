@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 
@@ -66,15 +68,18 @@ def test_thread_speedup_is_relative_to_the_reference_beside_each_figure():
     [(figure, speedup)] = throughput.thread_speedups(results, reference=None)
     assert figure.threads == 2 and speedup == pytest.approx(2.0)
     assert "| toy | 2 | 8 | 2 | 2.00 |  |" in throughput.threads_markdown(results, None)
-    # The own time's speed-up: observation, mask and step of the splits (6.0 over 2.5 µs),
-    # the restart, which runs on one thread, left out.
-    splits = [throughput.Split("toy", 2, 8, 1.0, 0.5, 4.5, 3.0),
-              throughput.Split("toy", 2, 8, 0.5, 0.2, 1.8, 2.9, threads=2)]
+    # The own time's speed-up: of the observation, mask and step of the splits, the
+    # restart, which runs on one thread, left out; the median of the rounds' ratios (6.0
+    # over 2.5 µs), not the ratio of the means (a second thread taken away in one round).
+    splits = [throughput.Split("toy", 2, 8, 1.0, 0.5, 4.5, 3.0, own_slices=(6.0, 6.0, 6.0)),
+              throughput.Split("toy", 2, 8, 0.5, 0.2, 1.8, 2.9, threads=2,
+                               own_slices=(2.5, 2.5, 9.0))]
     assert "| toy | 2 | 8 | 2 | 2.00 | 2.40 |" in throughput.threads_markdown(
         results, None, splits)
     assert "| toy | 2 | 8 | 2 | 0.50 (9%) |" in throughput.split_markdown(splits)
     assert throughput.own_time_markdown([throughput.Split(
-        "toy", 2, 8, 1, 1, 1, 1, threads=2, aec_own=20.0, reference_own=50.0)]) == ""
+        "toy", 2, 8, 1, 1, 1, 1, threads=2, own_slices=(3.0,), aec_slices=(20.0,),
+        reference_slices=(50.0,))]) == ""
 
 
 def test_timed_makes_at_least_min_steps():
@@ -185,10 +190,16 @@ def test_the_own_time_table_compares_the_envs_own_work():
     (AEC) and per row of the largest batch (observation, mask and step; the restart left
     out)."""
     split = throughput.Split("toy", 2, 8, observe=1.0, mask=0.5, step=2.5, restart=6.0,
-                             aec_own=20.0, reference_own=50.0)
+                             own_slices=(4.0, 4.0, 5.0), aec_slices=(20.0, 20.0, 25.0),
+                             reference_slices=(50.0, 50.0, 62.5))
     assert split.own == 4.0
     table = throughput.own_time_markdown([split])
     assert "| toy | 2 | 50.00 | 20.00 | 2.50 | 8 | 4.00 | 12.50 |" in table
+    # A slow round moves the µs figures' medians at most, not their ratios.
+    slow = dataclasses.replace(split, own_slices=(4.0, 9.0, 5.0),
+                               reference_slices=(50.0, 112.5, 62.5))
+    assert "| toy | 2 | 62.50 | 20.00 | 2.50 | 8 | 5.00 | 12.50 |" in (
+        throughput.own_time_markdown([slow]))
     assert throughput.own_time_markdown([throughput.Split("toy", 2, 8, 1, 1, 1, 1)]) == ""
 
 
@@ -205,6 +216,15 @@ def test_the_aec_own_time_times_last_and_step_only(monkeypatch):
     own = _measure.AecOwnClock(envs.make_env("toy", 2), seed=0)
     own.run(0.0)  # one episode
     assert own.us_per_decision == pytest.approx(1e6 * 2 * (counts.steps + 2) / counts.steps)
+    assert own.slice_costs == [pytest.approx(own.us_per_decision)]
+
+
+def test_median_ratio_pairs_the_slices_of_each_round():
+    from benchmarks._measure import median_ratio
+
+    assert median_ratio([10.0, 30.0, 12.0], [5.0, 5.0, 6.0]) == 2.0
+    with pytest.raises(ValueError, match="paired one to one, got 2 and 1"):
+        median_ratio([1.0, 2.0], [1.0])
 
 
 def test_the_split_leaves_the_sampler_out_of_the_step(monkeypatch):
@@ -244,5 +264,7 @@ def test_the_splits_of_each_thread_count_and_the_own_times_share_one_span(monkey
     one, two = throughput.measure_splits("toy", 2, 4, seconds=0.0, min_batch_steps=2,
                                          threads=(1, 2), own_time=True)
     assert (one.threads, two.threads) == (1, 2)
-    assert one.reference_own > 0 and one.aec_own > 0 and two.reference_own is None
+    assert len(one.own_slices) == len(one.reference_slices) == len(one.aec_slices) == 2
+    assert len(two.own_slices) == 2 and two.reference_slices == ()
+    assert min(one.own_slices + one.reference_slices + one.aec_slices) > 0
     assert order == ["SplitClock", "SplitClock", "AecOwnClock", "AecOwnClock"] * 2
