@@ -37,6 +37,7 @@ import numpy as np
 
 import envs
 from envs.core import cli
+from envs.core.compiled import _MIN_ROWS_PER_THREAD
 from envs.core.jit import check_threads
 from envs.core.sampling import sample_actions
 
@@ -146,7 +147,8 @@ def _profile_here(args: argparse.Namespace) -> int:
     print(f"compiling {args.env} ({args.players} players) in a fresh cache...", flush=True)
     # Every kernel the profile calls, compiled here: the parallel ones need a batch that
     # gives each thread its share of rows.
-    small = _Games(game, 2 if args.threads == 1 else min(args.batch, 16 * args.threads))
+    small = _Games(game, 2 if args.threads == 1
+                   else min(args.batch, _MIN_ROWS_PER_THREAD * args.threads))
     game.observe(small.state, np.maximum(small.state.current_player, 0))
     small.step()
     rows = np.arange(small.state.batch_size)
