@@ -28,6 +28,8 @@ second table splits the time of a batched step at the largest batch size between
 seat's observation, the legal mask, the step itself and the restart of finished games. A step
 computes the masks of the decisions it leaves to ask (the forced-decision loop reads them
 first), so the mask column is the read of that cache and the step's column holds the masks.
+Beside the split, the time to write an observation batch's bytes alone (``StoreClock``): the
+memory traffic that the observation's size sets, under which no encoder of its layout goes.
 A third gives each env's own time, the sampler and the restarts left out on both sides: its
 AEC env's ``last`` and ``step``, and a batched step's observation, mask and step per row,
 against connect_four_v3's ``last`` and ``step``. The split's thread counts and these own times
@@ -223,6 +225,9 @@ class Split:
     own_slices: tuple[float, ...] = ()
     aec_slices: tuple[float, ...] = ()
     reference_slices: tuple[float, ...] = ()
+    # µs per row to write an observation batch's bytes alone (``StoreClock``), the median of
+    # its slices timed in the same rounds; 0 where not measured (the splits on more threads).
+    stores: float = 0.0
 
     @property
     def total(self) -> float:
@@ -282,6 +287,32 @@ class SplitClock(UnitClock):
                      self.threads, tuple(self.slice_costs))
 
 
+class StoreClock(UnitClock):
+    """The stores of an observation batch alone: a (batch, *shape) float32 array allocated
+    and each of its bytes written once (``fill``), a slice at a time. Every observation
+    encoder of that size writes at least those bytes, so the observation's µs over these
+    are what the encoder adds to the memory traffic that its layout's size sets. A floor
+    timed hot: the loop reuses one block, where the vector env's step leaves the next
+    observation's block colder."""
+
+    def __init__(self, shape: tuple[int, ...], batch: int):
+        super().__init__()
+        self.shape = (batch, *shape)
+        self.seconds, self.rows = 0.0, 0
+
+    def _unit(self) -> None:  # one batch of observations
+        start = time.perf_counter()
+        np.empty(self.shape, dtype=np.float32).fill(0)
+        self.seconds += time.perf_counter() - start
+        self.rows += self.shape[0]
+
+    def satisfied(self, seconds: float) -> bool:
+        return self.elapsed >= seconds
+
+    def _tally(self) -> tuple[float, int]:
+        return self.seconds, self.rows
+
+
 def measure_splits(env_id: str, players: int, batch: int, seconds: float,
                    min_batch_steps: int = 0, threads: tuple[int, ...] = (1,),
                    own_time: bool = False) -> list[Split]:
@@ -291,10 +322,12 @@ def measure_splits(env_id: str, players: int, batch: int, seconds: float,
     span (``alternate``): their ratios are the targets, and a drift of the machine's speed
     between measurements taken one after the other would pass for one of them."""
     clocks = [SplitClock(env_id, players, batch, count, min_batch_steps) for count in threads]
+    stores = StoreClock(clocks[0].game.observation_shape, batch)
     own = [AecOwnClock(_connect_four_env()), AecOwnClock(envs.make_env(env_id, players))
            ] if own_time else []
-    alternate([*clocks, *own], seconds)
+    alternate([*clocks, stores, *own], seconds)
     splits = [clock.split() for clock in clocks]
+    splits[0].stores = float(np.median(stores.slice_costs))
     if own:
         splits[0].reference_slices, splits[0].aec_slices = (tuple(c.slice_costs) for c in own)
     return splits
@@ -393,12 +426,14 @@ def own_time_markdown(splits: list[Split]) -> str:
 def split_markdown(splits: list[Split]) -> str:
     """The split of a batched step's time (µs per row-step and share of the total)."""
     lines = ["| env | players | B | threads | observe | mask | step | restart "
-             "| total µs per row-step |", "|---|---|---|---|---|---|---|---|---|"]
+             "| total µs per row-step | the observation's stores alone |",
+             "|---|---|---|---|---|---|---|---|---|---|"]
     for s in splits:
         cells = " | ".join(f"{v:.2f} ({100 * v / s.total:.0f}%)"
                            for v in (s.observe, s.mask, s.step, s.restart))
+        stores = f"{s.stores:.2f}" if s.stores else ""
         lines.append(f"| {s.env} | {s.players} | {s.batch} | {s.threads} | {cells} | "
-                     f"{s.total:.2f} |")
+                     f"{s.total:.2f} | {stores} |")
     return "\n".join(lines)
 
 
@@ -416,7 +451,11 @@ def write(results: list[Result], reference: float | None, splits: list[Split], o
              "batch: the acting seat's observation, the legal mask (read from what the step "
              "left: the step computes the masks of the decisions it leaves to ask), "
              "`game.step` (automatic decisions and those masks included) and the restart of "
-             "finished games.\n\n"
+             "finished games; beside them, on one thread, the time to write an observation "
+             "batch's bytes alone (allocate it and fill it with zeros, `StoreClock`), timed "
+             "in slices alternating with the split's, hot (one block reused): a floor "
+             "under the observation column that no encoder of the layout's size goes "
+             "below.\n\n"
              + split_markdown(splits))
     own = own_time_markdown(splits)
     if own:

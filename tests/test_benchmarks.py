@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import itertools
 
 import numpy as np
 import pytest
@@ -267,4 +268,23 @@ def test_the_splits_of_each_thread_count_and_the_own_times_share_one_span(monkey
     assert len(one.own_slices) == len(one.reference_slices) == len(one.aec_slices) == 2
     assert len(two.own_slices) == 2 and two.reference_slices == ()
     assert min(one.own_slices + one.reference_slices + one.aec_slices) > 0
-    assert order == ["SplitClock", "SplitClock", "AecOwnClock", "AecOwnClock"] * 2
+    assert one.stores > 0 and two.stores == 0  # the stores' floor goes with one thread
+    assert order == ["SplitClock", "SplitClock", "StoreClock", "AecOwnClock",
+                     "AecOwnClock"] * 2
+
+
+def test_the_stores_clock_times_writing_an_observation_batch(monkeypatch):
+    """On a clock that moves one second a read, each batch of observations takes one
+    second: µs per row is 1e6 over the batch, and the split's table shows it beside the
+    one-thread split only."""
+    clock = itertools.count()
+    monkeypatch.setattr(throughput.time, "perf_counter", lambda: next(clock))
+    stores = throughput.StoreClock((5, 3), batch=4)
+    stores.run(0.0)
+    stores.run(0.0)
+    assert stores.slice_costs == [1e6 / 4, 1e6 / 4] and stores.rows == 8
+    one = throughput.Split("toy", 2, 8, 1.0, 0.5, 4.5, 3.0, stores=0.25)
+    two = dataclasses.replace(one, threads=2, stores=0.0)
+    table = throughput.split_markdown([one, two])
+    assert table.splitlines()[-2].endswith("| 9.00 | 0.25 |")
+    assert table.splitlines()[-1].endswith("| 9.00 |  |")
