@@ -181,6 +181,40 @@ def test_a_game_on_one_thread_and_two_plays_the_same_games(env_id, players):
     assert seen[0][1].equals(seen[1][1])
 
 
+def test_numba_is_asked_for_threads_only_when_the_count_changes(monkeypatch):
+    """``numba.set_num_threads`` costs ~10 µs between batched steps: the kernels call it
+    once per Python thread (numba keeps a count per thread) and count, not every call."""
+    import threading
+
+    import numba
+    from toy_game import ToyGame
+
+    from envs.core import compiled
+    from envs.core.jit import check_threads
+
+    try:
+        check_threads(2)
+    except ValueError:
+        pytest.skip("numba has a single thread here")
+    calls = []
+    monkeypatch.setattr(compiled, "_threads_set", threading.local())
+    monkeypatch.setattr(numba, "set_num_threads", lambda count: calls.append(count))
+
+    def play(game):
+        state = game.init(64, seed=1)  # 32 rows a thread: the parallel kernels
+        for _ in range(3):
+            game.observe(state, np.maximum(state.current_player, 0))
+            game.step(state, np.argmax(game.legal_action_mask(state), axis=1))
+
+    play(ToyGame(3).with_threads(2))
+    play(ToyGame(3).with_threads(1))  # serial kernels: numba's count left alone
+    assert calls == [2]
+    other = threading.Thread(target=play, args=(ToyGame(3).with_threads(2),))
+    other.start()
+    other.join()
+    assert calls == [2, 2]
+
+
 def test_threads_is_checked():
     from toy_game import ToyGame
 

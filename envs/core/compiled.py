@@ -24,6 +24,7 @@ import collections
 import dataclasses
 import functools
 import operator
+import threading
 from enum import IntEnum
 from typing import Any, ClassVar
 
@@ -40,6 +41,22 @@ from envs.core.state import SPECS, BatchState, _field_names
 # Rows per thread below which a batch runs on one thread (the parallel runtime costs more
 # than it saves on a few rows).
 _MIN_ROWS_PER_THREAD = 16
+
+
+# numba's thread count as this module last set it, per Python thread (numba keeps one per
+# thread): ``_use_threads`` calls numba only when the count changes.
+_threads_set = threading.local()
+
+
+def _use_threads(threads: int) -> None:
+    """numba's threads for the next parallel kernel. ``numba.set_num_threads`` costs ~10 µs
+    a call between batched steps, 5% of a step on two threads, so it is called only when the
+    count differs from the one set here last. Code that sets numba's threads itself between
+    two kernel calls has them run on its count instead, with the same results (rows share
+    nothing)."""
+    if getattr(_threads_set, "count", 0) != threads:
+        numba.set_num_threads(threads)
+        _threads_set.count = threads
 
 
 @dataclasses.dataclass
@@ -116,7 +133,7 @@ class CompiledGame(Game):
         rows = state.batch_size if rows is None else rows
         threads = min(self.threads, rows // _MIN_ROWS_PER_THREAD)
         if threads > 1:
-            numba.set_num_threads(threads)
+            _use_threads(threads)
             return self._kernels(state._spec, True)
         return self._kernels(state._spec, False)
 
