@@ -32,6 +32,16 @@ def _run(code: str, cwd: Path, **env: str) -> str:
     return result.stdout.strip().splitlines()[-1]
 
 
+def _skip_without_two_threads() -> None:
+    """Skip the test where numba's pool has a single thread (no parallel kernels)."""
+    from envs.core.jit import check_threads
+
+    try:
+        check_threads(2)
+    except ValueError:
+        pytest.skip("numba has a single thread here")
+
+
 def test_the_source_digest_follows_every_rules_file_and_not_the_location(tmp_path):
     first, second = tmp_path / "a" / "envs", tmp_path / "b" / "envs"
     for copy in (first, second):
@@ -120,12 +130,7 @@ def test_cairo_worked_examples_pass_as_plain_python():
 
 def test_one_thread_and_two_give_the_same_games():
     pytest.importorskip("numba")
-    from envs.core.jit import check_threads
-
-    try:
-        check_threads(2)
-    except ValueError:
-        pytest.skip("numba has a single thread here")
+    _skip_without_two_threads()
     assert _toy_trajectory(96, threads=1) == _toy_trajectory(96, threads=2)
 
 
@@ -134,12 +139,7 @@ def test_the_parallel_loops_call_the_row_functions_with_the_serial_types(tmp_pat
     as one type (uint64), every row function of a game would compile twice, for an int64
     row and a uint64 one. (A fresh cache, so that the row functions compile in the process
     that reads their signatures.)"""
-    from envs.core.jit import check_threads
-
-    try:
-        check_threads(2)
-    except ValueError:
-        pytest.skip("numba has a single thread here")
+    _skip_without_two_threads()
     code = f"""
         import json, sys
         sys.path.insert(0, {str(TESTS)!r})
@@ -158,12 +158,7 @@ def test_the_parallel_loops_call_the_row_functions_with_the_serial_types(tmp_pat
 @pytest.mark.slow  # compiles the game's parallel kernels (minutes on a cold cache)
 @pytest.mark.parametrize(("env_id", "players"), [("cairo", 3), ("batavia", 4)])
 def test_a_game_on_one_thread_and_two_plays_the_same_games(env_id, players):
-    from envs.core.jit import check_threads
-
-    try:
-        check_threads(2)
-    except ValueError:
-        pytest.skip("numba has a single thread here")
+    _skip_without_two_threads()
     seen = []
     for threads in (1, 2):
         game = envs.make_game(env_id, players).with_threads(threads)
@@ -182,7 +177,7 @@ def test_a_game_on_one_thread_and_two_plays_the_same_games(env_id, players):
 
 
 def test_numba_is_asked_for_threads_only_when_the_count_changes(monkeypatch):
-    """``numba.set_num_threads`` costs ~10 µs between batched steps: the kernels call it
+    """``numba.set_num_threads`` costs 4-10 µs between batched steps: the kernels call it
     once per Python thread (numba keeps a count per thread) and count, not every call."""
     import threading
 
@@ -190,12 +185,7 @@ def test_numba_is_asked_for_threads_only_when_the_count_changes(monkeypatch):
     from toy_game import ToyGame
 
     from envs.core import compiled
-    from envs.core.jit import check_threads
-
-    try:
-        check_threads(2)
-    except ValueError:
-        pytest.skip("numba has a single thread here")
+    _skip_without_two_threads()
     calls = []
     monkeypatch.setattr(compiled, "_threads_set", threading.local())
     monkeypatch.setattr(numba, "set_num_threads", lambda count: calls.append(count))

@@ -49,7 +49,7 @@ _threads_set = threading.local()
 
 
 def _use_threads(threads: int) -> None:
-    """numba's threads for the next parallel kernel. ``numba.set_num_threads`` costs ~10 µs
+    """numba's threads for the next parallel kernel. ``numba.set_num_threads`` costs 4-10 µs
     a call between batched steps, 5% of a step on two threads, so it is called only when the
     count differs from the one set here last. Code that sets numba's threads itself between
     two kernel calls has them run on its count instead, with the same results (rows share
