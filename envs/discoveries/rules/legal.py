@@ -62,6 +62,10 @@ FLAG_IDLE = int(Flag.IDLE)
 NUM_USED = np.array([bin(u).count("1") for u in range(16)], dtype=np.int8)
 NO_TV = 9  # "no idle ship of this colour": above every free TV
 ALL_FLAGSHIPS = (1 << NUM_FLAGSHIPS) - 1
+# The contracts of colour k are cards PER_COLOUR * k .. PER_COLOUR * (k + 1) - 1.
+PER_COLOUR = NUM_CONTRACTS // NUM_COLOURS
+COLOUR_SET = (1 << PER_COLOUR) - 1
+assert (np.arange(NUM_CONTRACTS) // PER_COLOUR == CONTRACT_COLOUR).all()
 
 
 # ---------------------------------------------------------------- what the seat may hold
@@ -208,30 +212,29 @@ def fleet_split(idle, colour):
 
 
 @njit
-def contract_feasible(idle, colour, jokers, coins, flag, remaining):
-    """FEASIBLE (§5.5) with the seat's ``idle`` (18,) ships, for a contract of ``colour``."""
-    m1, m2, m3, o1, o2, o3 = fleet_split(idle, colour)
-    return feasible(m1, m2, m3, o1, o2, o3, jokers, coins, flag, remaining)
-
-
-@njit
 def legal_play(s, r, mask, cards, flags):
     """PLAY_CONTRACT(c, d) (§5.5): every duration of each contract it may hold that some
-    legal fleet completes."""
+    legal fleet completes. A colour's contracts are cards ``4 k .. 4 k + 3`` (TV 3..6), so
+    the fleet's split and whether a flagship may declare the colour are read once a
+    colour, for up to four contracts (the public bound holds most of them)."""
     seat = s.current_player[r]
     idle = s.idle[r, seat]
     coins, jokers = s.coins[r, seat], s.jokers[r, seat]
     flag_idle = s.flag_where[r, seat] == FLAG_IDLE
-    for c in range(NUM_CONTRACTS):
-        if not cards >> c & 1:
+    for colour in range(NUM_COLOURS):
+        held = cards >> (PER_COLOUR * colour) & COLOUR_SET
+        if held == 0:
             continue
-        colour = CONTRACT_COLOUR[c]
         flag = NO_FLAG
         if flag_idle:
             flag = FLAG_OFF + carries(flags, colour)
-        if contract_feasible(idle, colour, jokers, coins, flag, CONTRACT_TV[c]):
-            for d in range(3):
-                mask[PLAY + 3 * c + d] = True
+        m1, m2, m3, o1, o2, o3 = fleet_split(idle, colour)
+        for k in range(PER_COLOUR):
+            c = PER_COLOUR * colour + k
+            if held >> k & 1 and feasible(m1, m2, m3, o1, o2, o3, jokers, coins, flag,
+                                          CONTRACT_TV[c]):
+                for d in range(3):
+                    mask[PLAY + 3 * c + d] = True
 
 
 @njit
