@@ -240,8 +240,11 @@ class Game(abc.ABC, Generic[S]):
     # ---------------------------------------------------------------- helpers
     def _check_actions(self, state: S, actions: Any) -> np.ndarray:
         if (type(actions) is np.ndarray and actions.dtype == np.int64
-                and actions.shape == (1,) == (state.batch_size,)):
-            return actions  # the common B = 1 call, as the AEC env makes it
+                and actions.shape == (state.batch_size,)):
+            # The common call (the AEC env's, a vector env's): what the checks below pass
+            # unchanged. Between two batched steps NumPy's code is cold, and those checks
+            # cost 5-8 µs a step at B = 1024 against ~1 µs when called in a loop of their own.
+            return actions
         arr = np.asarray(actions)
         if arr.ndim == 0:
             arr = arr.reshape(1)
