@@ -32,7 +32,14 @@ import numba
 import numpy as np
 
 from envs.core.decisions import AutoDecision, StepRecord
-from envs.core.driver import OVERFLOW, Kernels, RowRules, compile_kernels
+from envs.core.driver import (
+    OVERFLOW,
+    ROW_OUT_OF_RANGE,
+    ROW_REPEATED,
+    Kernels,
+    RowRules,
+    compile_kernels,
+)
 from envs.core.game import Game
 from envs.core.jit import check_threads, default_threads
 from envs.core.rng import make_rng
@@ -167,17 +174,37 @@ class CompiledGame(Game):
         (``_blank``), then set up and settled as ``init_rows`` does."""
         rows, seeds = self._check_reset(state, rows, seeds)
         blank, row_bytes, shapes = self._blank
-        if not np.array_equal(state._layout[:, 2:], shapes):
+        if state._layout[:, 2:].tobytes() != shapes:
             raise ValueError(f"{self.ENV_ID}: the state's arrays are not this game's "
                              f"({self.num_players} players, its options)")
         if rows.size == 0:
             return state
-        overflows = self._run(state, rows.size).reset(
-            self._packed(state), blank, row_bytes, rows, make_rng(seeds),
-            self._keys(state.batch_size))
-        if overflows:
+        # The kernel checks the rows (in range, none twice) and seeds their streams: a few
+        # NumPy calls less on a path that runs between two batched steps, where NumPy's code
+        # is cold and each call costs several µs.
+        status = self._run(state, rows.size).reset(
+            self._packed(state), blank, row_bytes, rows, seeds, self._keys(state.batch_size))
+        if status == ROW_OUT_OF_RANGE:
+            raise ValueError(f"{self.ENV_ID}: rows out of range for {state.batch_size} rows: "
+                             f"{rows}")
+        if status == ROW_REPEATED:
+            raise ValueError(f"{self.ENV_ID}: rows must be distinct, got {rows}")
+        if status:
             self._raise_chain(state)
         return state
+
+    def _check_reset(self, state: CompiledState, rows: Any, seeds: Any
+                     ) -> tuple[np.ndarray, np.ndarray]:
+        """``rows`` and ``seeds`` of ``reset_rows`` as C-ordered (R,) int64, their types and
+        shapes checked (the kernel checks that each row is in range and none repeats)."""
+        rows, seeds = np.asarray(rows), np.asarray(seeds)
+        if rows.ndim != 1 or (rows.size and rows.dtype.kind not in "iu"):
+            raise ValueError(f"{self.ENV_ID}: rows must be a 1-D array of ints, got {rows!r}")
+        if seeds.shape != rows.shape or (seeds.size and seeds.dtype.kind not in "iu"):
+            raise ValueError(f"{self.ENV_ID}: seeds must be one int per row, {rows.shape}, "
+                             f"got {seeds!r}")
+        return (np.ascontiguousarray(rows, dtype=np.int64),
+                np.ascontiguousarray(seeds, dtype=np.int64))
 
     def _new_games(self, size: int) -> CompiledState:
         """The arrays of ``size`` new games, the driver's fields included, before
@@ -189,16 +216,17 @@ class CompiledGame(Game):
         return state
 
     @functools.cached_property
-    def _blank(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def _blank(self) -> tuple[np.ndarray, np.ndarray, bytes]:
         """One new game's row of every field before its setup, as bytes (the fields' rows
-        one after the other), each field's row size in bytes, and the fields' shapes past
-        the batch axis (``_layout[:, 2:]``): what ``reset_rows`` writes into a row before
-        setting it up, and the states it fits. Made once: ``_allocate`` depends on the
-        options alone."""
+        one after the other), each field's row size in bytes, and the bytes of the fields'
+        shapes past the batch axis (``_layout[:, 2:]``): what ``reset_rows`` writes into a
+        row before setting it up, and the states it fits. Made once: ``_allocate`` depends
+        on the options alone."""
         games = self._new_games(1)
         fields = games.arrays().values()
         return (np.concatenate([np.frombuffer(a.tobytes(), dtype=np.uint8) for a in fields]),
-                np.array([a.nbytes for a in fields], dtype=np.int64), games._layout[:, 2:])
+                np.array([a.nbytes for a in fields], dtype=np.int64),
+                games._layout[:, 2:].tobytes())
 
     def _allocate(self, batch_size: int) -> CompiledState:
         """The arrays of ``batch_size`` new games, before ``init_row`` sets each up."""

@@ -31,6 +31,7 @@ from numba import prange
 
 from envs.core.jit import njit, specialise
 from envs.core.packing import view_unpacker
+from envs.core.rng import seed_key
 from envs.core.stateref import state_ref
 
 
@@ -222,12 +223,12 @@ def blank_row(buffer: np.ndarray, layout: np.ndarray, r: np.uint64, blank: np.nd
 
 
 def _reset_row(s, buffer: np.ndarray, layout: np.ndarray, r: int, blank: np.ndarray,
-               row_bytes: np.ndarray, rng: np.ndarray, keys: np.ndarray) -> int:
-    """Row ``r``'s part of ``reset_batch``: a new game's arrays, its stream ``rng`` (2,),
-    then ``init``'s setup and settling."""
+               row_bytes: np.ndarray, seed: int, keys: np.ndarray) -> int:
+    """Row ``r``'s part of ``reset_batch``: a new game's arrays, its stream seeded ``seed``
+    (``make_rng``'s key, its counter at 0), then ``init``'s setup and settling."""
     blank_row(buffer, layout, r, blank, row_bytes)
-    s.rng[r, 0] = rng[0]
-    s.rng[r, 1] = rng[1]
+    s.rng[r, 0] = seed_key(seed)
+    s.rng[r, 1] = 0
     return _init_row(s, r, keys)
 
 
@@ -247,6 +248,8 @@ def _refresh_row(s, r: int) -> None:
 # ``step``, ``settle``, ``init`` and ``reset`` count the rows whose chain of automatic
 # decisions overflowed the step record (``num_auto`` -1, a bug of the game's ``max_chain``).
 OVERFLOW = -2  # what ``step_batch`` returns when a row's chain overflowed
+# What ``reset_batch`` returns, nothing changed, when a row is out of range or given twice.
+ROW_OUT_OF_RANGE, ROW_REPEATED = -3, -4
 
 
 def step_batch(packed: tuple, actions: np.ndarray, keys: np.ndarray) -> int:
@@ -287,17 +290,40 @@ def init_batch(packed: tuple, keys: np.ndarray) -> int:
     return overflows
 
 
+@njit(_nrt=True)  # the table of rows seen, only for rows out of order
+def _rows_error(rows: np.ndarray, size: int) -> int:
+    """``ROW_OUT_OF_RANGE`` if some row is not in [0, size), else ``ROW_REPEATED`` if some
+    row comes twice, else 0. Rows in increasing order (``np.flatnonzero``'s) are distinct
+    without a table of the batch's rows."""
+    increasing = True
+    for i in range(rows.shape[0]):
+        if rows[i] < 0 or rows[i] >= size:
+            return ROW_OUT_OF_RANGE
+        increasing = increasing and (i == 0 or rows[i] > rows[i - 1])
+    if not increasing:
+        seen = np.zeros(size, dtype=np.bool_)
+        for i in range(rows.shape[0]):
+            if seen[rows[i]]:
+                return ROW_REPEATED
+            seen[rows[i]] = True
+    return 0
+
+
 def reset_batch(packed: tuple, blank: np.ndarray, row_bytes: np.ndarray, rows: np.ndarray,
-                rng: np.ndarray, keys: np.ndarray) -> int:
-    """``Game.reset_rows``: each of ``rows`` (distinct) a new game in place, as ``init``
-    makes it: every field's row set to a new game's (``blank_row``), its stream ``rng[i]``,
-    then set up and settled. Returns the count of overflowed rows."""
+                seeds: np.ndarray, keys: np.ndarray) -> int:
+    """``Game.reset_rows``: each of ``rows`` a new game in place, as ``init`` makes it:
+    every field's row set to a new game's (``blank_row``), its stream seeded ``seeds[i]``,
+    then set up and settled. Returns the count of overflowed rows, or (nothing changed)
+    ``ROW_OUT_OF_RANGE`` or ``ROW_REPEATED``."""
     buffer, layout = packed[0], packed[1]
     s = state_ref(unpack(packed))
+    error = _rows_error(rows, s.current_player.shape[0])
+    if error:
+        return error
     overflows = 0
     for i in prange(rows.shape[0]):
         overflows += _reset_row(s, buffer, layout, np.uint64(rows[i]), blank, row_bytes,
-                                rng[i], keys)
+                                seeds[i], keys)
     return overflows
 
 

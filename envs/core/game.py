@@ -257,22 +257,6 @@ class Game(abc.ABC, Generic[S]):
                              f"got {arr.dtype}")
         return arr.astype(np.int64, copy=False)
 
-    def _check_reset(self, state: S, rows: Any, seeds: Any) -> tuple[np.ndarray, np.ndarray]:
-        """``rows`` and ``seeds`` of ``reset_rows`` as (R,) int64, checked."""
-        rows, seeds = np.asarray(rows), np.asarray(seeds)
-        size = state.batch_size
-        if rows.ndim != 1 or (rows.size and rows.dtype.kind not in "iu"):
-            raise ValueError(f"{self.ENV_ID}: rows must be a 1-D array of ints, got {rows!r}")
-        if seeds.shape != rows.shape or (seeds.size and seeds.dtype.kind not in "iu"):
-            raise ValueError(f"{self.ENV_ID}: seeds must be one int per row, {rows.shape}, "
-                             f"got {seeds!r}")
-        rows = rows.astype(np.int64)
-        if rows.size and (rows.min() < 0 or rows.max() >= size):
-            raise ValueError(f"{self.ENV_ID}: rows out of range for {size} rows: {rows}")
-        if np.unique(rows).size != rows.size:
-            raise ValueError(f"{self.ENV_ID}: rows must be distinct, got {rows}")
-        return rows, seeds.astype(np.int64)
-
     def _raise_illegal(self, state: S, actions: np.ndarray, row: int, mask: np.ndarray) -> None:
         """Raise the ``IllegalActionError`` of row ``row``'s action."""
         a = int(actions[row])

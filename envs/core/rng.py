@@ -34,10 +34,9 @@ def _splitmix(z: np.ndarray) -> np.ndarray:
 
 def make_rng(seeds: np.ndarray) -> np.ndarray:
     """Build the ``(B, 2)`` uint64 key/counter array for per-row integer seeds."""
-    seeds = np.asarray(seeds, dtype=np.int64).astype(np.uint64)
+    seeds = np.ascontiguousarray(seeds, dtype=np.int64)
     rng = np.zeros((seeds.shape[0], 2), dtype=np.uint64)
-    with np.errstate(over="ignore"):
-        rng[:, 0] = _splitmix(seeds * _GOLDEN + _SEED_SALT)
+    _seed_keys(seeds, rng)
     return rng
 
 
@@ -97,13 +96,31 @@ def choice(rng: np.ndarray, rows: np.ndarray | None, mask: np.ndarray) -> np.nda
 # The same stream as above, drawn inside the compiled kernels one row at a time: n calls of
 # ``next_word`` give the n words of ``random_bits(rng, [r], n)``.
 @njit
+def _mix(z: np.uint64) -> np.uint64:
+    """SplitMix64 finaliser of one word (``_splitmix``, compiled)."""
+    z = (z ^ (z >> np.uint64(30))) * _MIX1
+    z = (z ^ (z >> np.uint64(27))) * _MIX2
+    return z ^ (z >> np.uint64(31))
+
+
+@njit
+def seed_key(seed: int) -> np.uint64:
+    """The key of a row seeded ``seed`` (its counter starts at 0)."""
+    return _mix(np.uint64(seed) * _GOLDEN + _SEED_SALT)
+
+
+@njit
+def _seed_keys(seeds: np.ndarray, rng: np.ndarray) -> None:
+    for i in range(seeds.shape[0]):
+        rng[i, 0] = seed_key(seeds[i])
+
+
+@njit
 def next_word(rng: np.ndarray, r: int) -> np.uint64:
     """The next 64-bit word of row ``r``'s stream; its counter advances by one."""
     z = rng[r, 0] + rng[r, 1] * _GOLDEN
     rng[r, 1] += np.uint64(1)
-    z = (z ^ (z >> np.uint64(30))) * _MIX1
-    z = (z ^ (z >> np.uint64(27))) * _MIX2
-    return z ^ (z >> np.uint64(31))
+    return _mix(z)
 
 
 @njit
