@@ -52,6 +52,7 @@ def test_bad_reset_rows_raise_with_nothing_changed():
         "out of range": (np.array([1, 4]), np.array([0, 1]), "rows out of range"),
         "negative": (np.array([-1]), np.array([0]), "rows out of range"),
         "repeated": (np.array([2, 2]), np.array([0, 1]), "distinct"),
+        "repeated out of order": (np.array([3, 1, 3]), np.array([0, 1, 2]), "distinct"),
         "not integer": (np.array([1.0]), np.array([0]), "rows must be"),
         "seeds per row": (np.array([1, 2]), np.array([0]), "seeds must be one int per row"),
         "seeds not integer": (np.array([1]), np.array([0.5]), "seeds must be"),

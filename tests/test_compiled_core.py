@@ -248,6 +248,31 @@ def test_observe_checks_the_seat():
     assert not zeros.any()
 
 
+def test_observe_rows_and_scores_rows_read_the_rows_in_place_and_check_them():
+    """``observe_rows`` and ``scores_rows`` give ``observe`` and ``scores`` of the rows
+    taken out of the state (a row once per seat asked); a row or seat that is none raises,
+    naming it."""
+    from toy_game import ToyGame
+
+    game = ToyGame(3)
+    state = game.init(5, seed=2)
+    state.played[1, 2, 3] = 1  # a score that differs between the rows
+    state.terminated[4] = True
+    rows, seats = np.array([3, 3, 3, 0, 4]), np.array([0, 1, 2, 2, -1])
+    np.testing.assert_array_equal(game.observe_rows(state, rows, seats),
+                                  game.observe(state.take(rows), seats))
+    for bad_rows, bad_seats in (([5], [0]), ([-1], [0]), ([0], [3]), ([0], [-1]),
+                                ([0, 1], [0]), ([0.0], [0])):
+        with pytest.raises(ValueError, match=r"rows and players|entry 0"):
+            game.observe_rows(state, np.array(bad_rows), np.array(bad_seats))
+    rows = np.array([1, 4, 1, 0])
+    np.testing.assert_array_equal(game.scores_rows(state, rows), game.scores(state)[rows])
+    assert game.scores_rows(state, rows)[0, 2] == 3
+    for bad in ([5], [-1], [[0]], [0.5]):
+        with pytest.raises(ValueError, match=r"not one of the 5 rows|rows must be"):
+            game.scores_rows(state, np.array(bad))
+
+
 def test_make_game_lists_the_compiled_toy():
     assert "toy" in envs.list_envs()
 

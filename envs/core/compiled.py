@@ -293,9 +293,41 @@ class CompiledGame(Game):
                              "is over)")
         return out
 
+    def observe_rows(self, state: CompiledState, rows: np.ndarray, players: np.ndarray
+                     ) -> np.ndarray:
+        """``Game.observe_rows`` in one compiled call, reading the rows in place (no copy of
+        the state's rows, which costs a NumPy call per field)."""
+        rows, seats = np.asarray(rows), np.asarray(players)
+        if (rows.ndim != 1 or seats.shape != rows.shape
+                or (rows.size and (rows.dtype.kind not in "iu" or seats.dtype.kind not in "iu"))):
+            raise ValueError(f"{self.ENV_ID}: rows and players must be two 1-D arrays of ints "
+                             f"of the same length, got {rows!r} and {players!r}")
+        rows = np.ascontiguousarray(rows, dtype=np.int64)
+        seats = np.ascontiguousarray(seats, dtype=np.int64)
+        out = np.empty((rows.shape[0], *self.observation_shape), dtype=np.float32)
+        bad = self._run(state, rows.shape[0]).observe_rows(self._packed(state), rows, seats, out)
+        if bad >= 0:
+            raise ValueError(f"{self.ENV_ID}: entry {bad}: row {int(rows[bad])} of "
+                             f"{state.batch_size} rows, player {int(seats[bad])} (valid: "
+                             f"0..{self.num_players - 1}, -1 only where the game is over)")
+        return out
+
     def scores(self, state: CompiledState) -> np.ndarray:
-        out = np.zeros((state.batch_size, self.num_players))
-        self._run(state).scores(self._packed(state), out)
+        return self._scores(state, np.arange(state.batch_size))
+
+    def scores_rows(self, state: CompiledState, rows: np.ndarray) -> np.ndarray:
+        """``Game.scores_rows`` in one compiled call, reading the rows in place."""
+        rows = np.asarray(rows)
+        if rows.ndim != 1 or (rows.size and rows.dtype.kind not in "iu"):
+            raise ValueError(f"{self.ENV_ID}: rows must be a 1-D array of ints, got {rows!r}")
+        return self._scores(state, np.ascontiguousarray(rows, dtype=np.int64))
+
+    def _scores(self, state: CompiledState, rows: np.ndarray) -> np.ndarray:
+        out = np.zeros((rows.shape[0], self.num_players))
+        bad = self._run(state, rows.shape[0]).scores(self._packed(state), rows, out)
+        if bad >= 0:
+            raise ValueError(f"{self.ENV_ID}: row {int(rows[bad])} is not one of the "
+                             f"{state.batch_size} rows")
         return out
 
     def ranking_keys(self, state: CompiledState) -> np.ndarray:

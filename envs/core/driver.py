@@ -153,25 +153,37 @@ def _first_illegal(s, actions: np.ndarray) -> int:
     return -1
 
 
+def _bad_seat(s, r: int, seat: int) -> bool:
+    """``seat`` is not one of row ``r``'s game's: out of range, or -1 where it goes on."""
+    return seat >= s.rewards.shape[1] or seat < -1 or (seat == -1 and not _done(s, r))
+
+
 def _first_bad_seat(s, seats: np.ndarray) -> int:
-    """The first row whose seat to observe is not one of its game's: out of range, or -1
-    where the game goes on; -1 if none."""
-    players = s.rewards.shape[1]
+    """The first row whose seat to observe is not one of its game's; -1 if none."""
     for i in range(seats.shape[0]):
         r = np.uint64(i)
-        seat = seats[r]
-        if seat >= players or seat < -1 or (seat == -1 and not _done(s, r)):
+        if _bad_seat(s, r, seats[r]):
             return i
     return -1
 
 
-def _observe_into(s, r: int, seat: int, out: np.ndarray) -> None:
-    """Row ``r`` as ``seat`` sees it into ``out[r]``, cleared first (zeros for seat -1).
+def _first_bad_pair(s, rows: np.ndarray, seats: np.ndarray) -> int:
+    """The first ``i`` whose row ``rows[i]`` is not one of the batch's, or whose seat
+    ``seats[i]`` is not one of that row's game's; -1 if none."""
+    bad = _first_bad_row(rows, s.current_player.shape[0])
+    for i in range(rows.shape[0] if bad < 0 else bad):
+        if _bad_seat(s, np.uint64(rows[i]), seats[i]):
+            return i
+    return bad
+
+
+def _observe_into(s, r: int, seat: int, out: np.ndarray, i: int) -> None:
+    """Row ``r`` as ``seat`` sees it into ``out[i]``, cleared first (zeros for seat -1).
 
     A helper without numba's runtime: the batch loop, which has it, would count a reference
     to ``out`` for the row's view, an atomic add that waits for the row's stores to drain
     (a quarter of discoveries' observation)."""
-    row = out[r]
+    row = out[i]
     row.fill(0)
     if seat >= 0:
         observe_row(s, r, seat, row)
@@ -354,16 +366,43 @@ def observe_batch(packed: tuple, seats: np.ndarray, out: np.ndarray) -> int:
         return bad
     for i in prange(seats.shape[0]):
         r = np.uint64(i)
-        _observe_into(s, r, seats[r], out)
+        _observe_into(s, r, seats[r], out, r)
     return -1
 
 
-def scores_batch(packed: tuple, out: np.ndarray) -> None:
-    """``Game.scores`` into ``out`` (B, P) float64."""
+def observe_rows_batch(packed: tuple, rows: np.ndarray, seats: np.ndarray, out: np.ndarray
+                       ) -> int:
+    """``Game.observe_rows``: row ``rows[i]`` as seat ``seats[i]`` sees it into ``out[i]``
+    (cleared here). Returns the first ``i`` whose row or seat is none (nothing written),
+    else -1."""
     s = state_ref(unpack(packed))
-    for i in prange(out.shape[0]):
-        r = np.uint64(i)
-        score_row(s, r, out[r])
+    bad = _first_bad_pair(s, rows, seats)
+    if bad >= 0:
+        return bad
+    for i in prange(rows.shape[0]):
+        _observe_into(s, np.uint64(rows[i]), seats[i], out, np.uint64(i))
+    return -1
+
+
+@njit
+def _first_bad_row(rows: np.ndarray, size: int) -> int:
+    """The first ``i`` whose row ``rows[i]`` is not in [0, size); -1 if none."""
+    for i in range(rows.shape[0]):
+        if rows[i] < 0 or rows[i] >= size:
+            return i
+    return -1
+
+
+def scores_batch(packed: tuple, rows: np.ndarray, out: np.ndarray) -> int:
+    """``Game.scores`` of rows ``rows`` into ``out`` (R, P) float64. Returns the first ``i``
+    whose row is not one of the batch's (nothing written), else -1."""
+    s = state_ref(unpack(packed))
+    bad = _first_bad_row(rows, s.current_player.shape[0])
+    if bad >= 0:
+        return bad
+    for i in prange(rows.shape[0]):
+        score_row(s, np.uint64(rows[i]), out[i])
+    return -1
 
 
 class Kernels(NamedTuple):
@@ -376,14 +415,16 @@ class Kernels(NamedTuple):
     refresh: Callable
     ranking: Callable
     observe: Callable
+    observe_rows: Callable
     scores: Callable
 
 
 _LOOPS = {"step": step_batch, "settle": settle_batch, "init": init_batch,
           "reset": reset_batch, "refresh": refresh_batch, "ranking": ranking_batch,
-          "observe": observe_batch, "scores": scores_batch}
-_HELPERS = (_done, _settle_row, _first_illegal, _first_bad_seat, _observe_into, _step_row,
-            _settle_live_row, _init_row, _reset_row, _refresh_row)
+          "observe": observe_batch, "observe_rows": observe_rows_batch,
+          "scores": scores_batch}
+_HELPERS = (_done, _settle_row, _first_illegal, _bad_seat, _first_bad_seat, _first_bad_pair,
+            _observe_into, _step_row, _settle_live_row, _init_row, _reset_row, _refresh_row)
 
 
 def _bind(function: Callable, suffix: str, bindings: dict[str, Callable]) -> Callable:

@@ -202,9 +202,19 @@ class Game(abc.ABC, Generic[S]):
     def observe(self, state: S, player: int | np.ndarray) -> np.ndarray:
         """(B, *observation_shape) float32: what ``player`` (int or (B,)) may know."""
 
+    def observe_rows(self, state: S, rows: np.ndarray, players: np.ndarray) -> np.ndarray:
+        """(R, *observation_shape) float32: what ``players[i]`` may know of row ``rows[i]``
+        (a row may come several times, for several seats): ``observe`` of those rows, taken
+        out of ``state``."""
+        return self.observe(state.take(rows), players)
+
     @abc.abstractmethod
     def scores(self, state: S) -> np.ndarray:
         """(B, P) float: the game's own victory points or money."""
+
+    def scores_rows(self, state: S, rows: np.ndarray) -> np.ndarray:
+        """(R, P) float: ``scores`` of rows ``rows``, taken out of ``state``."""
+        return self.scores(state.take(rows))
 
     # ---------------------------------------------------------------- game-specific pieces
     @abc.abstractmethod

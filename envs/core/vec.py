@@ -139,13 +139,13 @@ class VecGameEnv:
         final_scores = np.zeros((self.num_envs, self.num_players), dtype=np.float64)
         if done.any():
             rows = np.flatnonzero(done)
-            # Each ended row once per seat, so that one observe call makes every seat's view
-            # (the k-th copy of a row seen by seat k).
+            # Each ended row once per seat, so that one call makes every seat's view (the
+            # row's k-th entry seen by seat k).
             players = self.num_players
-            ended = state.take(np.repeat(rows, players))
-            final_obs[rows] = self.game.observe(ended, np.tile(np.arange(players), rows.size)
-                                                ).reshape(rows.size, players, *shape)
-            final_scores[rows] = self.game.scores(ended)[::players]
+            final_obs[rows] = self.game.observe_rows(
+                state, np.repeat(rows, players), np.tile(np.arange(players), rows.size)
+            ).reshape(rows.size, players, *shape)
+            final_scores[rows] = self.game.scores_rows(state, rows)
             self.games.restart(state, rows)
         infos = self._infos()
         infos["final_observation"] = final_obs
