@@ -34,8 +34,9 @@ _PARALLEL_ROWS = 64
 def compile_game(env_id: str, num_players: int, steps: int = 5,
                  threads: tuple[int, ...] | None = None) -> None:
     """Compile ``env_id``'s kernels for ``num_players`` seats: init, step, observe,
-    reset_rows, scores and the rest, serial and parallel (``threads``: 1 for the serial
-    kernels, more for the parallel ones; by default both where numba has two threads)."""
+    observe_rows, reset_rows, scores and the rest, serial and parallel (``threads``: 1 for
+    the serial kernels, more for the parallel ones; by default both where numba has two
+    threads)."""
     game = envs.make_game(env_id, num_players)
     generator = np.random.default_rng(0)
     for count in threads or ([1, 2] if _two_threads() else [1]):
@@ -45,6 +46,7 @@ def compile_game(env_id: str, num_players: int, steps: int = 5,
             game.observe(state, np.maximum(state.current_player, 0))
             game.step(state, sample_actions(game.legal_action_mask(state), generator))
         rows = np.arange(state.batch_size)
+        game.observe_rows(state, rows, state.current_player)
         game.reset_rows(state, rows, rows)
         game.scores(state)
         game.ranking_keys(state)
