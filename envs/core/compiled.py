@@ -197,14 +197,19 @@ class CompiledGame(Game):
                      ) -> tuple[np.ndarray, np.ndarray]:
         """``rows`` and ``seeds`` of ``reset_rows`` as C-ordered (R,) int64, their types and
         shapes checked (the kernel checks that each row is in range and none repeats)."""
-        rows, seeds = np.asarray(rows), np.asarray(seeds)
-        if rows.ndim != 1 or (rows.size and rows.dtype.kind not in "iu"):
-            raise ValueError(f"{self.ENV_ID}: rows must be a 1-D array of ints, got {rows!r}")
+        rows, seeds = self._row_indices(rows), np.asarray(seeds)
         if seeds.shape != rows.shape or (seeds.size and seeds.dtype.kind not in "iu"):
             raise ValueError(f"{self.ENV_ID}: seeds must be one int per row, {rows.shape}, "
                              f"got {seeds!r}")
-        return (np.ascontiguousarray(rows, dtype=np.int64),
-                np.ascontiguousarray(seeds, dtype=np.int64))
+        return rows, np.ascontiguousarray(seeds, dtype=np.int64)
+
+    def _row_indices(self, rows: Any) -> np.ndarray:
+        """``rows`` as C-ordered (R,) int64, checked to be a 1-D array of ints (the kernels
+        check each one's range)."""
+        rows = np.asarray(rows)
+        if rows.ndim != 1 or (rows.size and rows.dtype.kind not in "iu"):
+            raise ValueError(f"{self.ENV_ID}: rows must be a 1-D array of ints, got {rows!r}")
+        return np.ascontiguousarray(rows, dtype=np.int64)
 
     def _new_games(self, size: int) -> CompiledState:
         """The arrays of ``size`` new games, the driver's fields included, before
@@ -317,10 +322,7 @@ class CompiledGame(Game):
 
     def scores_rows(self, state: CompiledState, rows: np.ndarray) -> np.ndarray:
         """``Game.scores_rows`` in one compiled call, reading the rows in place."""
-        rows = np.asarray(rows)
-        if rows.ndim != 1 or (rows.size and rows.dtype.kind not in "iu"):
-            raise ValueError(f"{self.ENV_ID}: rows must be a 1-D array of ints, got {rows!r}")
-        return self._scores(state, np.ascontiguousarray(rows, dtype=np.int64))
+        return self._scores(state, self._row_indices(rows))
 
     def _scores(self, state: CompiledState, rows: np.ndarray) -> np.ndarray:
         out = np.zeros((rows.shape[0], self.num_players))

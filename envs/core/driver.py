@@ -153,6 +153,15 @@ def _first_illegal(s, actions: np.ndarray) -> int:
     return -1
 
 
+@njit
+def _first_bad_row(rows: np.ndarray, size: int) -> int:
+    """The first ``i`` whose row ``rows[i]`` is not in [0, size); -1 if none."""
+    for i in range(rows.shape[0]):
+        if rows[i] < 0 or rows[i] >= size:
+            return i
+    return -1
+
+
 def _bad_seat(s, r: int, seat: int) -> bool:
     """``seat`` is not one of row ``r``'s game's: out of range, or -1 where it goes on."""
     return seat >= s.rewards.shape[1] or seat < -1 or (seat == -1 and not _done(s, r))
@@ -307,11 +316,11 @@ def _rows_error(rows: np.ndarray, size: int) -> int:
     """``ROW_OUT_OF_RANGE`` if some row is not in [0, size), else ``ROW_REPEATED`` if some
     row comes twice, else 0. Rows in increasing order (``np.flatnonzero``'s) are distinct
     without a table of the batch's rows."""
+    if _first_bad_row(rows, size) >= 0:
+        return ROW_OUT_OF_RANGE
     increasing = True
-    for i in range(rows.shape[0]):
-        if rows[i] < 0 or rows[i] >= size:
-            return ROW_OUT_OF_RANGE
-        increasing = increasing and (i == 0 or rows[i] > rows[i - 1])
+    for i in range(1, rows.shape[0]):
+        increasing = increasing and rows[i] > rows[i - 1]
     if not increasing:
         seen = np.zeros(size, dtype=np.bool_)
         for i in range(rows.shape[0]):
@@ -381,15 +390,6 @@ def observe_rows_batch(packed: tuple, rows: np.ndarray, seats: np.ndarray, out: 
         return bad
     for i in prange(rows.shape[0]):
         _observe_into(s, np.uint64(rows[i]), seats[i], out, np.uint64(i))
-    return -1
-
-
-@njit
-def _first_bad_row(rows: np.ndarray, size: int) -> int:
-    """The first ``i`` whose row ``rows[i]`` is not in [0, size); -1 if none."""
-    for i in range(rows.shape[0]):
-        if rows[i] < 0 or rows[i] >= size:
-            return i
     return -1
 
 
