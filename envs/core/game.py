@@ -37,6 +37,7 @@ from envs.core.layout import ActionLayout, ObservationLayout
 from envs.core.state import BatchState
 
 S = TypeVar("S", bound=BatchState)
+_INT64 = np.dtype(np.int64)  # NumPy's own instance, the dtype of a native int64 array
 
 
 def rank_rewards(keys: np.ndarray) -> np.ndarray:
@@ -249,11 +250,12 @@ class Game(abc.ABC, Generic[S]):
 
     # ---------------------------------------------------------------- helpers
     def _check_actions(self, state: S, actions: Any) -> np.ndarray:
-        if (type(actions) is np.ndarray and actions.dtype == np.int64
+        if (type(actions) is np.ndarray and actions.dtype is _INT64
                 and actions.shape == (state.batch_size,)):
             # The common call (the AEC env's, a vector env's): what the checks below pass
             # unchanged. Between two batched steps NumPy's code is cold, and those checks
             # cost 5-8 µs a step at B = 1024 against ~1 µs when called in a loop of their own.
+            # (The dtype by identity: ``== np.int64`` converts the type to a dtype first.)
             return actions
         arr = np.asarray(actions)
         if arr.ndim == 0:
