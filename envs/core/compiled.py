@@ -66,6 +66,11 @@ def _use_threads(threads: int) -> None:
         _threads_set.count = threads
 
 
+def _ints(values: np.ndarray) -> bool:
+    """Whether ``values`` holds integers (an empty array of any dtype does)."""
+    return values.size == 0 or values.dtype.kind in "iu"
+
+
 @dataclasses.dataclass
 class CompiledState(BatchState):
     """The fields the compiled driver keeps for every game, besides ``BatchState``'s.
@@ -144,7 +149,7 @@ class CompiledGame(Game):
     def _run(self, state: CompiledState, rows: int | None = None) -> Kernels:
         """The kernels for ``state``'s fields and ``rows`` rows to work on (default: the
         batch), numba's threads set."""
-        rows = len(state.current_player) if rows is None else rows
+        rows = state.batch_size if rows is None else rows
         threads = min(self.threads, rows // _MIN_ROWS_PER_THREAD)
         if threads > 1:
             _use_threads(threads)
@@ -207,7 +212,7 @@ class CompiledGame(Game):
         """``rows`` and ``seeds`` of ``reset_rows`` as C-ordered (R,) int64, their types and
         shapes checked (the kernel checks that each row is in range and none repeats)."""
         rows, seeds = self._row_indices(rows), np.asarray(seeds)
-        if seeds.shape != rows.shape or (seeds.size and seeds.dtype.kind not in "iu"):
+        if seeds.shape != rows.shape or not _ints(seeds):
             raise ValueError(f"{self.ENV_ID}: seeds must be one int per row, {rows.shape}, "
                              f"got {seeds!r}")
         return rows, np.ascontiguousarray(seeds, dtype=np.int64)
@@ -216,7 +221,7 @@ class CompiledGame(Game):
         """``rows`` as C-ordered (R,) int64, checked to be a 1-D array of ints (the kernels
         check each one's range)."""
         rows = np.asarray(rows)
-        if rows.ndim != 1 or (rows.size and rows.dtype.kind not in "iu"):
+        if rows.ndim != 1 or not _ints(rows):
             raise ValueError(f"{self.ENV_ID}: rows must be a 1-D array of ints, got {rows!r}")
         return np.ascontiguousarray(rows, dtype=np.int64)
 
@@ -313,7 +318,7 @@ class CompiledGame(Game):
         the state's rows, which costs a NumPy call per field)."""
         rows, seats = np.asarray(rows), np.asarray(players)
         if (rows.ndim != 1 or seats.shape != rows.shape
-                or (rows.size and (rows.dtype.kind not in "iu" or seats.dtype.kind not in "iu"))):
+                or not (_ints(rows) and _ints(seats))):
             raise ValueError(f"{self.ENV_ID}: rows and players must be two 1-D arrays of ints "
                              f"of the same length, got {rows!r} and {players!r}")
         rows = np.ascontiguousarray(rows, dtype=np.int64)
