@@ -212,6 +212,16 @@ def test_threads_is_checked():
         ToyGame(2).with_threads(0)
 
 
+def test_a_game_past_the_drivers_block_of_ranking_keys_is_refused():
+    """The driver ranks a finished row from a fixed block on the stack: a game class with
+    more seats or keys than it holds fails when it is defined, not at its first end."""
+    from toy_game import ToyGame
+
+    for attributes in ({"NUM_RANKING_KEYS": 5}, {"PLAYER_COUNTS": (2, 9)}):
+        with pytest.raises(TypeError, match="ranks at most 8 seats by at most 4 keys"):
+            type("Oversized", (ToyGame,), attributes)
+
+
 def test_settle_ends_a_game_that_its_forced_decisions_end():
     """A hand-built position whose automatic decision ends the game (here at the turn cap):
     ``settle`` ends it as ``step`` does, no seat to act and the rank rewards paid."""

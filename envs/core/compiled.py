@@ -33,6 +33,8 @@ import numpy as np
 
 from envs.core.decisions import AutoDecision, StepRecord
 from envs.core.driver import (
+    MAX_RANKING_KEYS,
+    MAX_SEATS,
     OVERFLOW,
     ROW_OUT_OF_RANGE,
     ROW_REPEATED,
@@ -129,6 +131,11 @@ class CompiledGame(Game):
         # Each class's own kernels by (spec, parallel): a subclass with other rules (a rigged
         # test game) gets kernels, and disk-cache entries, of its own.
         cls._compiled: dict[tuple[int, bool], Kernels] = {}
+        seats = max(getattr(cls, "PLAYER_COUNTS", (0,)))
+        if seats > MAX_SEATS or cls.NUM_RANKING_KEYS > MAX_RANKING_KEYS:
+            raise TypeError(f"{cls.__qualname__}: the compiled driver ranks at most "
+                            f"{MAX_SEATS} seats by at most {MAX_RANKING_KEYS} keys, got "
+                            f"{seats} and {cls.NUM_RANKING_KEYS}")
 
     @classmethod
     def _kernels(cls, spec: int, parallel: bool) -> Kernels:
@@ -167,9 +174,6 @@ class CompiledGame(Game):
         ``params``."""
         return state._buffer, state._layout, self.params
 
-    def _keys(self, batch_size: int) -> np.ndarray:
-        return np.zeros((batch_size, self.num_players, self.NUM_RANKING_KEYS))
-
     # ---------------------------------------------------------------- the protocol
     def init_rows(self, seeds: np.ndarray) -> CompiledState:
         """A batch of new games with one explicit seed per row, ``(B,)`` int64 (the games'
@@ -178,7 +182,7 @@ class CompiledGame(Game):
         size = seeds.shape[0]
         state = self._new_games(size)
         state.rng = make_rng(seeds)
-        if self._run(state).init(self._packed(state), self._keys(size)):
+        if self._run(state).init(self._packed(state)):
             self._raise_chain(state)
         return state
 
@@ -197,7 +201,7 @@ class CompiledGame(Game):
         # NumPy calls less on a path that runs between two batched steps, where NumPy's code
         # is cold and each call costs several µs.
         status = self._run(state, rows.size).reset(
-            self._packed(state), blank, row_bytes, rows, seeds, self._keys(state.batch_size))
+            self._packed(state), blank, row_bytes, rows, seeds)
         if status == ROW_OUT_OF_RANGE:
             raise ValueError(f"{self.ENV_ID}: rows out of range for {state.batch_size} rows: "
                              f"{rows}")
@@ -261,8 +265,7 @@ class CompiledGame(Game):
     def step(self, state: CompiledState, actions: np.ndarray) -> CompiledState:
         """``Game.step``, the whole batch in one compiled call."""
         actions = self._check_actions(state, actions)
-        size = state.batch_size
-        bad = self._run(state).step(self._packed(state), actions, self._keys(size))
+        bad = self._run(state).step(self._packed(state), actions)
         if bad >= 0:
             self._raise_illegal(state, actions, bad, state.legal_mask)
         if bad == OVERFLOW:
@@ -273,8 +276,7 @@ class CompiledGame(Game):
         """Apply the decisions that public information forces in ``state`` and compute the
         masks of the decisions then asked (a position built or edited by hand), ending the
         games that end there as ``step`` does."""
-        size = state.batch_size
-        if self._run(state).settle(self._packed(state), self._keys(size)):
+        if self._run(state).settle(self._packed(state)):
             self._raise_chain(state)
         return state
 
@@ -347,7 +349,7 @@ class CompiledGame(Game):
         return out
 
     def ranking_keys(self, state: CompiledState) -> np.ndarray:
-        keys = self._keys(state.batch_size)
+        keys = np.zeros((state.batch_size, self.num_players, self.NUM_RANKING_KEYS))
         self._run(state).ranking(self._packed(state), keys)
         return keys
 
