@@ -326,6 +326,14 @@ def test_argsort_into_is_the_stable_argsort():
     assert np.array_equal(out, np.argsort(keys[::-1], kind="stable"))
 
 
+def test_count_true_counts_the_true_entries():
+    from envs.core.driver import count_true
+
+    masks = np.random.default_rng(0).random((50, 134)) < np.linspace(0, 1, 50)[:, None]
+    for mask in (*masks, np.zeros(0, dtype=bool), masks[3, ::7]):
+        assert count_true(mask) == count_true.py_func(mask) == int(mask.sum())
+
+
 def test_the_row_functions_count_no_references(tmp_path):
     """The rules compile without numba's runtime: a rules function that took the state's
     arrays counted references to each on every call (64% of a batavia step); only the batch

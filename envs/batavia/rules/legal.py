@@ -25,6 +25,7 @@ from envs.batavia.state import (
     PLAY_CARD,
     Phase,
 )
+from envs.core.driver import count_true
 from envs.core.jit import local_zeros, njit
 
 NUM_ACTIONS = ACTIONS.size
@@ -144,4 +145,4 @@ def forced(s, r, mask):
     public_hand(s, r, s.current_player[r], hand)
     bound = local_zeros(NUM_ACTIONS, np.bool_)
     legal_with(s, r, bound, hand)
-    return bound.sum() == 1
+    return count_true(bound) == 1

@@ -11,6 +11,7 @@ from envs.batavia.rules import cards, effects, legal, scoring
 from envs.batavia.rules.legal import NUM_ACTIONS
 from envs.batavia.state import BataviaState
 from envs.core.compiled import CompiledGame
+from envs.core.driver import count_true
 from envs.core.jit import local_zeros, njit
 from envs.core.stateref import state_ref
 
@@ -47,7 +48,7 @@ def _forced_rows(view, rows, out):
     for i in range(rows.shape[0]):
         mask[:] = False
         legal.legal(s, rows[i], mask)
-        out[i] = mask.sum() == 1 and legal.forced(s, rows[i], mask)
+        out[i] = count_true(mask) == 1 and legal.forced(s, rows[i], mask)
 
 
 @njit

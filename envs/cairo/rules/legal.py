@@ -37,6 +37,7 @@ from envs.cairo.data import (
 from envs.cairo.rules import cards, placement
 from envs.cairo.rules.lure import lure_available, lure_options
 from envs.cairo.state import ACTIONS, P_MOVE_REQUIRES_BLOCKED, P_REVEAL_MONEY, Phase, Stage, Verb
+from envs.core.driver import count_true
 from envs.core.jit import local_zeros, njit
 
 NEW, EXPAND, MOVE, LURE = (ACTIONS.NEW.start, ACTIONS.EXPAND.start, ACTIONS.MOVE.start,
@@ -350,4 +351,4 @@ def forced(s, r, mask):
     cards.public_holdings(s, r, hand, money)
     bound = local_zeros(NUM_ACTIONS, np.bool_)
     legal_with(s, r, bound, hand, money)
-    return bound.sum() == 1
+    return count_true(bound) == 1

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.core.driver import first_true
+from envs.core.driver import count_true, first_true
 from envs.core.jit import njit
 from envs.discoveries.data import (
     CONTRACT_COLOUR,
@@ -383,7 +383,7 @@ def forced(s, r, mask):
     cards, flags = public_holdings(s, r)
     mask[:] = False
     legal_with(s, r, mask, cards, flags)
-    single = mask.sum() == 1
+    single = count_true(mask) == 1
     mask[:] = False
     mask[action] = True
     return single

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from envs.core.compiled import CompiledGame
+from envs.core.driver import count_true
 from envs.core.jit import local_zeros, njit
 from envs.core.stateref import state_ref
 from envs.discoveries.data import NUM_EXPEDITIONS, NUM_TASK_KINDS, NUM_TYPES
@@ -87,7 +88,7 @@ def _forced_rows(view, rows, out):
     for i in range(rows.shape[0]):
         mask[:] = False
         legal.legal(s, rows[i], mask)
-        out[i] = mask.sum() == 1 and legal.forced(s, rows[i], mask)
+        out[i] = count_true(mask) == 1 and legal.forced(s, rows[i], mask)
 
 
 def expedition_picks(game: CompiledGame, state: DiscoveriesState, rows: np.ndarray

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from envs.core.driver import count_true
 from envs.core.jit import local_zeros, njit
 from envs.junk.data import (
     GOODS_ANY,
@@ -268,4 +269,4 @@ def forced(s, r, mask):
     public_holdings(s, r, hand, held)
     bound = local_zeros(NUM_ACTIONS, np.bool_)
     legal_with(s, r, bound, hand, held)
-    return bound.sum() == 1
+    return count_true(bound) == 1
