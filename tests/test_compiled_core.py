@@ -245,6 +245,34 @@ def test_settle_ends_a_game_that_its_forced_decisions_end():
     assert not game.legal_action_mask(state).any()
 
 
+def test_forced_rows_is_the_forced_decision_loops_test():
+    """``forced_rows`` asks the loop's question of each row without applying anything: a
+    draw with the deck empty (one legal action, public) is forced, the same draw with cards
+    in the deck (two) is not, a play whose single legal card is hidden is not (the toy's
+    ``forced``), a finished row is not; the state's masks stay as they were."""
+    from toy_game import ToyGame
+
+    game = ToyGame(2)
+    state = game.init(4, seed=3)
+    state.current_player[:3] = 0
+    state.phase[:2] = 1  # rows 0 and 1 ask seat 0 to draw
+    state.deck_pos[0] = 12  # row 0: only the market is left
+    state.market[:] = 2
+    state.hands[2] = 0
+    state.hands[2, :, 1] = 1  # row 2: each seat holds one card, a single legal play
+    state.terminated[3] = True
+    masks = game.legal_action_mask(state).copy()
+    assert game.forced_rows(state, np.array([0, 1, 2, 3, 0])).tolist() == [
+        True, False, False, False, True]
+    np.testing.assert_array_equal(game.legal_action_mask(state), masks)
+    game.settle(state)  # row 0's draw is applied; nothing left asked is forced
+    assert game.step_record(state).automatic_of(0) == [(0, 1, 5)]
+    assert not game.forced_rows(state, np.arange(4)).any()
+    for bad in ([4], [-1], [[0]], [0.5]):
+        with pytest.raises(ValueError, match=r"not one of the 4 rows|rows must be"):
+            game.forced_rows(state, np.array(bad))
+
+
 def test_observe_checks_the_seat():
     from toy_game import ToyGame
 

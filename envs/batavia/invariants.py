@@ -173,7 +173,7 @@ def _flow(game: BataviaGame, state: BataviaState) -> list[tuple[str, np.ndarray]
     mask = game.legal_action_mask(state)
     forced = np.zeros(state.batch_size, dtype=bool)
     live_rows = np.flatnonzero(live)
-    forced[live_rows] = queries.forced(game, state, live_rows)
+    forced[live_rows] = game.forced_rows(state, live_rows)
     return [
         ("the pirate threshold is reached at a bid or a turn start",
          live & asking & (state.cannon >= game.threshold)),

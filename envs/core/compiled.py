@@ -348,6 +348,20 @@ class CompiledGame(Game):
                              f"{state.batch_size} rows")
         return out
 
+    def forced_rows(self, state: CompiledState, rows: np.ndarray) -> np.ndarray:
+        """(R,) bool: public information forces the decision asked in row ``rows[i]`` (the
+        test of the forced-decision loop, which never leaves such a decision asked: the
+        invariants check it), in one compiled call; False where the game is over."""
+        rows = self._row_indices(rows)
+        outside = (rows < 0) | (rows >= state.batch_size)
+        if outside.any():
+            raise ValueError(f"{self.ENV_ID}: row {int(rows[outside.argmax()])} is not one "
+                             f"of the {state.batch_size} rows")
+        out = np.zeros(rows.shape[0], dtype=bool)
+        masks = np.zeros((rows.shape[0], self.num_actions), dtype=bool)
+        self._run(state, rows.shape[0]).forced(self._packed(state), rows, masks, out)
+        return out
+
     def ranking_keys(self, state: CompiledState) -> np.ndarray:
         keys = np.zeros((state.batch_size, self.num_players, self.NUM_RANKING_KEYS))
         self._run(state).ranking(self._packed(state), keys)

@@ -350,7 +350,7 @@ def _decisions(check: _Check, b: _Batch) -> None:
         plays = mask[:, ACTIONS.PLAY.start:ACTIONS.PLAY.stop].reshape(rows.size, -1, 3)
         ok[rows] = (plays.all(axis=2) | ~plays.any(axis=2)).all(axis=1)
         check(ok, "16: the durations of a card are not legal together")
-        ok[rows] = ~queries.forced(game, state, rows)
+        ok[rows] = ~game.forced_rows(state, rows)
         check(ok, "17: a stored decision is forced")
     for seat in range(b.players):
         obs = game.observe(state, seat)

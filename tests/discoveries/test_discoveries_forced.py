@@ -17,7 +17,7 @@ from discoveries_helpers import Position
 from envs.core.sampling import sample_actions
 from envs.discoveries import DiscoveriesGame
 from envs.discoveries.data import MAX_CHAIN, NUM_FLAGSHIPS
-from envs.discoveries.rules import effects, legal, queries
+from envs.discoveries.rules import effects, legal
 from envs.discoveries.state import ACTIONS, FLAG
 
 
@@ -161,4 +161,4 @@ def test_play_contract_is_never_forced():
     p.game.refresh(p.state)
     legal_now = set(p.legal())
     assert legal_now >= {"PLAY_white3_d1", "PLAY_white3_d2", "PLAY_white3_d3"}
-    assert not queries.forced(p.game, p.state, [0])[0]
+    assert not p.game.forced_rows(p.state, [0])[0]

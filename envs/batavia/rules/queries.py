@@ -8,11 +8,9 @@ import numpy as np
 
 from envs.batavia.data import NUM_COMPANIES
 from envs.batavia.rules import cards, effects, legal, scoring
-from envs.batavia.rules.legal import NUM_ACTIONS
 from envs.batavia.state import BataviaState
 from envs.core.compiled import CompiledGame
-from envs.core.driver import count_true
-from envs.core.jit import local_zeros, njit
+from envs.core.jit import njit
 from envs.core.stateref import state_ref
 
 
@@ -39,16 +37,6 @@ def _companies_rows(view, rows, seats, hands, potential, ahead):
         for c in range(NUM_COMPANIES):
             potential[i, c] = legal.potential(s, rows[i], seats[i], hands[i], c)
             ahead[i, c] = legal.post_ahead(s, rows[i], seats[i], c)
-
-
-@njit
-def _forced_rows(view, rows, out):
-    s = state_ref(view)
-    mask = local_zeros(NUM_ACTIONS, np.bool_)
-    for i in range(rows.shape[0]):
-        mask[:] = False
-        legal.legal(s, rows[i], mask)
-        out[i] = count_true(mask) == 1 and legal.forced(s, rows[i], mask)
 
 
 @njit
@@ -106,15 +94,6 @@ def companies(game: CompiledGame, state: BataviaState, rows: np.ndarray, seats: 
     _companies_rows(game.view(state), rows, np.asarray(seats, dtype=np.int64),
                     np.ascontiguousarray(hands, dtype=np.int64), potential, ahead)
     return potential, ahead
-
-
-def forced(game: CompiledGame, state: BataviaState, rows: np.ndarray) -> np.ndarray:
-    """(R,) bool: public information forces the decision asked in ``rows`` (a single legal
-    action that ``legal.forced`` confirms); such a decision is never asked."""
-    rows = _rows(rows)
-    out = np.zeros(rows.size, dtype=bool)
-    _forced_rows(game.view(state), rows, out)
-    return out
 
 
 def recount_seals(game: CompiledGame, state: BataviaState, rows: np.ndarray) -> None:

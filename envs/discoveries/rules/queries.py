@@ -6,7 +6,6 @@ from __future__ import annotations
 import numpy as np
 
 from envs.core.compiled import CompiledGame
-from envs.core.driver import count_true
 from envs.core.jit import local_zeros, njit
 from envs.core.stateref import state_ref
 from envs.discoveries.data import NUM_EXPEDITIONS, NUM_TASK_KINDS, NUM_TYPES
@@ -81,16 +80,6 @@ def _expedition_picks_rows(view, rows, out):
                 out[i, e, k] = mask[legal.PICK_SHIP + k]
 
 
-@njit
-def _forced_rows(view, rows, out):
-    s = state_ref(view)
-    mask = local_zeros(NUM_ACTIONS, np.bool_)
-    for i in range(rows.shape[0]):
-        mask[:] = False
-        legal.legal(s, rows[i], mask)
-        out[i] = count_true(mask) == 1 and legal.forced(s, rows[i], mask)
-
-
 def expedition_picks(game: CompiledGame, state: DiscoveriesState, rows: np.ndarray
                      ) -> np.ndarray:
     """(R, 12, 24) bool: the acting seat's legal picks (PICK_SHIP, PICK_FLAGSHIP) onto each
@@ -98,13 +87,4 @@ def expedition_picks(game: CompiledGame, state: DiscoveriesState, rows: np.ndarr
     rows = np.asarray(rows, dtype=np.int64)
     out = np.zeros((rows.size, NUM_EXPEDITIONS, NUM_PICKS), dtype=bool)
     _expedition_picks_rows(game.view(state), rows, out)
-    return out
-
-
-def forced(game: CompiledGame, state: DiscoveriesState, rows: np.ndarray) -> np.ndarray:
-    """(R,) bool: the decision asked in each of ``rows`` (live) is one that public
-    information forces (``legal.forced``), which ``step`` never leaves asked."""
-    rows = np.asarray(rows, dtype=np.int64)
-    out = np.zeros(rows.size, dtype=bool)
-    _forced_rows(game.view(state), rows, out)
     return out
