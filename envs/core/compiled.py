@@ -40,6 +40,7 @@ from envs.core.driver import (
     ROW_REPEATED,
     Kernels,
     RowRules,
+    _first_bad_row,
     compile_kernels,
 )
 from envs.core.game import Game
@@ -342,21 +343,23 @@ class CompiledGame(Game):
 
     def _scores(self, state: CompiledState, rows: np.ndarray) -> np.ndarray:
         out = np.zeros((rows.shape[0], self.num_players))
-        bad = self._run(state, rows.shape[0]).scores(self._packed(state), rows, out)
+        self._check_row(state, rows, self._run(state, rows.shape[0]).scores(
+            self._packed(state), rows, out))
+        return out
+
+    def _check_row(self, state: CompiledState, rows: np.ndarray, bad: int) -> None:
+        """Raise if ``bad`` (``driver._first_bad_row``'s answer) names an entry of ``rows``
+        that is not one of the batch's rows."""
         if bad >= 0:
             raise ValueError(f"{self.ENV_ID}: row {int(rows[bad])} is not one of the "
                              f"{state.batch_size} rows")
-        return out
 
     def forced_rows(self, state: CompiledState, rows: np.ndarray) -> np.ndarray:
         """(R,) bool: public information forces the decision asked in row ``rows[i]`` (the
         test of the forced-decision loop, which never leaves such a decision asked: the
         invariants check it), in one compiled call; False where the game is over."""
         rows = self._row_indices(rows)
-        outside = (rows < 0) | (rows >= state.batch_size)
-        if outside.any():
-            raise ValueError(f"{self.ENV_ID}: row {int(rows[outside.argmax()])} is not one "
-                             f"of the {state.batch_size} rows")
+        self._check_row(state, rows, _first_bad_row(rows, state.batch_size))
         out = np.zeros(rows.shape[0], dtype=bool)
         masks = np.zeros((rows.shape[0], self.num_actions), dtype=bool)
         self._run(state, rows.shape[0]).forced(self._packed(state), rows, masks, out)
